@@ -1,0 +1,30 @@
+# Two commands a newcomer needs: `make play` and `make test`. Each sets itself up first.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+READY := $(VENV)/.ready
+
+.PHONY: play test lint typecheck clean
+
+# The virtual environment is rebuilt whenever the project's requirements change.
+$(READY): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(READY)
+
+play: $(READY)
+	$(BIN)/kismet play --plain
+
+lint: $(READY)
+	$(BIN)/ruff check src tests
+	$(BIN)/ruff format --check src tests
+
+typecheck: $(READY)
+	$(BIN)/mypy --strict src
+
+test: lint typecheck
+	$(BIN)/python -m pytest
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -1,0 +1,62 @@
+"""``kismet score`` and ``kismet rules``: what a roll scores, and the rules themselves."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from importlib import resources
+from typing import Any
+
+from kismet_dice.cli.errors import UserError
+from kismet_dice.rules import Box, IllegalAction, colour_of, scores
+
+
+def register(subparsers: Any) -> None:
+    score = subparsers.add_parser(
+        "score",
+        help="show what five dice score in every box",
+        description="Show what a roll of five dice would score in each of the 15 boxes.",
+    )
+    score.add_argument("dice", nargs="*", metavar="DIE", help="five dice, 1 to 6 (e.g. 4 5 5 5 5)")
+    score.add_argument("--json", action="store_true", help='print {"ONES": 0, ...} instead of a table')
+    score.set_defaults(run=run_score)
+
+    rules = subparsers.add_parser("rules", help="print the rules of Kismet")
+    rules.set_defaults(run=run_rules)
+
+
+def parse_dice(words: list[str]) -> tuple[int, ...]:
+    """Five dice from the command line: ``4 5 5 5 5``, ``45555`` or ``4,5,5,5,5``."""
+    text = " ".join(words).replace(",", " ")
+    tokens = text.split()
+    if len(tokens) == 1 and tokens[0].isdigit():
+        tokens = list(tokens[0])
+    if len(tokens) != 5 or not all(token.isdigit() and 1 <= int(token) <= 6 for token in tokens):
+        raise UserError(f"give five dice from 1 to 6, like 4 5 5 5 5 (got {text.strip() or 'none'!r})")
+    return tuple(int(token) for token in tokens)
+
+
+def run_score(options: argparse.Namespace) -> int:
+    dice = parse_dice(options.dice)
+    try:
+        points = scores(dice)
+    except IllegalAction as error:  # parse_dice already checked; kept so no traceback can leak
+        raise UserError(str(error)) from None
+    if options.json:
+        print(json.dumps({box.name: points[box] for box in Box}))
+        return 0
+    colours = " ".join(f"{face}{colour_of(face).letter}" for face in dice)
+    print(f"Dice: {colours}  (B black, R red, G green)")
+    for box in Box:
+        print(f"{box.value:>2}  {box.label:<22}{points[box]:>4}")
+    return 0
+
+
+def rules_text() -> str:
+    return resources.files("kismet_dice").joinpath("RULES.md").read_text(encoding="utf-8")
+
+
+def run_rules(options: argparse.Namespace) -> int:
+    sys.stdout.write(rules_text())
+    return 0

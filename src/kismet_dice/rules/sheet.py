@@ -1,0 +1,93 @@
+"""A player's score sheet: an immutable mapping from each box to its entry."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+
+from kismet_dice.rules.boxes import BASIC_BOXES, KISMET_BOXES, Box
+from kismet_dice.rules.errors import IllegalAction
+from kismet_dice.rules.scoring import BONUS_TIERS, bonus
+
+
+@dataclass(frozen=True)
+class Sheet(Mapping[Box, "int | None"]):
+    """Fifteen boxes, each ``None`` while open or the points entered in it.
+
+    >>> sheet = Sheet().with_entry(Box.FIVES, 20).with_entry(Box.KISMET, 0)
+    >>> sheet[Box.FIVES], sheet[Box.ONES], sheet.total
+    (20, None, 20)
+    >>> sheet.open_boxes[0], len(sheet.open_boxes)
+    (<Box.ONES: 1>, 13)
+    """
+
+    entries: tuple[int | None, ...] = field(default=(None,) * len(Box))
+
+    def __post_init__(self) -> None:
+        if len(self.entries) != len(Box):
+            raise IllegalAction(f"a sheet has {len(Box)} boxes, not {len(self.entries)}")
+        for entry in self.entries:
+            if entry is not None and (isinstance(entry, bool) or not isinstance(entry, int) or entry < 0):
+                raise IllegalAction(f"a box holds a whole number of points, not {entry!r}")
+
+    def __getitem__(self, box: Box) -> int | None:
+        if not isinstance(box, Box):
+            raise KeyError(box)
+        return self.entries[box.value - 1]
+
+    def __iter__(self) -> Iterator[Box]:
+        return iter(Box)
+
+    def __len__(self) -> int:
+        return len(Box)
+
+    def with_entry(self, box: Box, points: int) -> Sheet:
+        """A copy with ``points`` entered in ``box``, which must be open."""
+        if self[box] is not None:
+            raise IllegalAction(f"{box.label} is already filled")
+        entries = list(self.entries)
+        entries[box.value - 1] = points
+        return Sheet(tuple(entries))
+
+    @property
+    def open_boxes(self) -> tuple[Box, ...]:
+        """The open boxes, from the top of the sheet down."""
+        return tuple(box for box in Box if self[box] is None)
+
+    @property
+    def is_full(self) -> bool:
+        return None not in self.entries
+
+    @property
+    def basic_total(self) -> int:
+        return sum(self[box] or 0 for box in BASIC_BOXES)
+
+    @property
+    def basic_complete(self) -> bool:
+        return all(self[box] is not None for box in BASIC_BOXES)
+
+    @property
+    def bonus(self) -> int:
+        """The bonus, earned once all six Basic boxes are filled."""
+        return bonus(self.basic_total) if self.basic_complete else 0
+
+    @property
+    def points_to_next_bonus(self) -> int | None:
+        """Basic points still needed for the next bonus tier; ``None`` above the top tier.
+
+        >>> Sheet().with_entry(Box.SIXES, 24).points_to_next_bonus
+        39
+        """
+        for lowest, _ in reversed(BONUS_TIERS):
+            if self.basic_total < lowest:
+                return lowest - self.basic_total
+        return None
+
+    @property
+    def kismet_total(self) -> int:
+        return sum(self[box] or 0 for box in KISMET_BOXES)
+
+    @property
+    def total(self) -> int:
+        """Game total so far: Basic total, bonus (once earned) and Kismet-section total."""
+        return self.basic_total + self.bonus + self.kismet_total
