@@ -24,7 +24,7 @@ typecheck: $(READY)
 	$(BIN)/mypy --strict src
 
 test: lint typecheck
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -q
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -1,0 +1,110 @@
+"""``kismet play --plain``: a game in plain text, driven through its input stream."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from kismet_dice import Game
+from kismet_dice.cli import main
+from kismet_dice.cli.play import EndOfInput, PlainTable
+from kismet_dice.game import ScriptedDice
+from tests.game.helpers import draws
+from tests.game.test_solo_game import TURNS
+
+
+def run_table(game: Game, typed: str) -> str:
+    sink = io.StringIO()
+    PlainTable(io.StringIO(typed), sink).play(game)
+    return sink.getvalue()
+
+
+def test_a_whole_solo_game_by_typing() -> None:
+    faces = [4]
+    typed = []
+    for rolls, holds, box, _ in TURNS:
+        faces += draws(*rolls, holds=holds)
+        for hold in holds:
+            typed.append(" ".join(str(position + 1) for position in hold))
+        if len(rolls) < 3:
+            typed.append("s")
+        typed.append(box.label if box.value % 2 else str(box.value))
+    out = run_table(Game(["Solo"], rng=ScriptedDice(faces)), "\n".join(typed) + "\n")
+    assert "Roll 1 of 3: [1] 1 black, [2] 1 black, [3] 1 black, [4] 2 red, [5] 3 green." in out
+    assert "Solo enters 80 in Kismet; total 403." in out
+    assert "Solo scores 403." in out
+    assert "Bonus" in out
+
+
+def test_bad_typing_gets_a_hint_and_the_same_question() -> None:
+    faces = [1] + [1, 2, 3, 4, 6] + [5, 5, 5, 5, 5]
+    typed = "7\nabc\n?\ns\nfoo\n99\nstraight\nn\nyarborough\n"
+    sink = io.StringIO()
+    table = PlainTable(io.StringIO(typed), sink)
+    with pytest.raises(EndOfInput):
+        table.play(Game(["Ann"], rng=ScriptedDice(faces)))
+    out = sink.getvalue()
+    assert out.count("Type the positions of the dice to keep") == 3  # 7, abc and ?
+    assert "No box is called 'foo'" in out and "No box is called '99'" in out
+    assert "Straight would score 0. Enter the zero? (y/n)" in out
+    assert "Ann enters 16 in Yarborough" in out
+
+
+def test_second_kismet_is_announced_with_its_penalties() -> None:
+    faces = [6, 1] + [5] * 5 + [1, 2, 3, 4, 6] + [5] * 5 + [1, 2, 3, 4, 6]
+    typed = "s\n15\ns\n14\ns\nfives\n"
+    sink = io.StringIO()
+    with pytest.raises(EndOfInput):
+        PlainTable(io.StringIO(typed), sink).play(Game(["Ann", "Bob"], rng=ScriptedDice(faces)))
+    out = sink.getvalue()
+    assert "Roll-off for the first turn: Ann rolls 6, Bob rolls 1." in out
+    assert "SECOND KISMET! Ann rolled five of a kind with a Kismet already scored." in out
+    assert "Bob loses a turn: 0 in Ones." in out
+    assert "Ann leads from now on." in out
+
+
+def play_command(
+    typed: str, args: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> tuple[int, str, str]:
+    monkeypatch.setattr("sys.stdin", io.StringIO(typed))
+    status = main(["play", "--plain", *args])
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def test_end_of_input_ends_the_game_cleanly(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, err = play_command("1 2\n", ["--seed", "5", "Ann", "Bob"], monkeypatch, capsys)
+    assert status == 0 and err == ""
+    assert out.rstrip().endswith("Input ended; the game stops here.")
+
+
+def test_names_are_asked_when_not_given(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, _ = play_command(",\nAnn, Ann\nAnn, Bob\n", ["--seed", "1"], monkeypatch, capsys)
+    assert status == 0
+    assert "cannot be empty. Try again." in out and "cannot share a name. Try again." in out
+    assert "Kismet for 2: Ann, Bob." in out
+
+
+def test_a_seed_makes_the_whole_game_repeatable(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Score the boxes top to bottom; a "y" after each answers a zero's confirmation, or is
+    # taken as a bad keep answer on the next turn and hinted at: the same either way.
+    typed = "".join(f"s\n{number}\ny\n" for number in range(1, 16))
+    first = play_command(typed, ["--seed", "42", "Solo"], monkeypatch, capsys)
+    second = play_command(typed, ["--seed", "42", "Solo"], monkeypatch, capsys)
+    assert first == second
+    assert "The game is over." in first[1]
+
+
+def test_bad_names_on_the_command_line_get_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, err = play_command("", ["Ann", "Ann"], monkeypatch, capsys)
+    assert status == 2 and out == ""
+    assert err == "kismet: two players cannot share a name\n"
