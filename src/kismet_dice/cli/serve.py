@@ -1,0 +1,51 @@
+"""``kismet serve``: the web table, for a browser on this machine or friends on the network."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+from typing import Any
+
+from kismet_dice.cli.errors import UserError
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8000
+
+
+def register(subparsers: Any) -> None:
+    serve = subparsers.add_parser(
+        "serve",
+        help="play in a web browser, alone or with friends (http://127.0.0.1:8000)",
+        description="Run the Kismet web server: a lobby, the game table, live multiplayer, the rules.",
+    )
+    serve.add_argument("--host", default=DEFAULT_HOST, help=f"address to listen on (default {DEFAULT_HOST})")
+    serve.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
+    serve.set_defaults(run=run_serve)
+
+
+def tables_directory() -> Path:
+    """Where the web games are kept: under ``$KISMET_HOME`` when set."""
+    home = os.environ.get("KISMET_HOME")
+    base = Path(home).expanduser() if home else Path.home() / ".local" / "share" / "kismet-dice"
+    return base / "web-tables"
+
+
+def run_serve(options: argparse.Namespace) -> int:
+    if not 0 < options.port < 65536:
+        raise UserError(f"a port is 1 to 65535, not {options.port}")
+    # Imported here so the other commands start without loading the web stack.
+    import uvicorn
+
+    from kismet_dice.web import create_app
+    from kismet_dice.web.limits import MAX_MESSAGE_CHARACTERS
+    from kismet_dice.web.store import StoreError
+
+    try:
+        app = create_app(tables_directory())
+    except StoreError as error:
+        raise UserError(str(error)) from None
+    print(f"Kismet is served at http://{options.host}:{options.port}/ (Ctrl+C stops it)", flush=True)
+    # A UTF-8 character takes at most four bytes; larger frames are refused by the server itself.
+    uvicorn.run(app, host=options.host, port=options.port, ws_max_size=4 * MAX_MESSAGE_CHARACTERS)
+    return 0

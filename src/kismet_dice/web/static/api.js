@@ -1,0 +1,31 @@
+// The JSON API. A refusal comes back as {"error": "..."}; it is thrown as an Error with that text.
+
+export const SEAT_TOKEN_HEADER = "X-Seat-Token";
+
+async function call(method, path, body, token) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers[SEAT_TOKEN_HEADER] = token;
+  let response;
+  try {
+    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch {
+    throw new Error("the server cannot be reached");
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  if (!response.ok) throw new Error((data && data.error) || `the server answered ${response.status}`);
+  return data;
+}
+
+export const newGame = (players, zeroKismetCounts) =>
+  call("POST", "/api/games", { players, zero_kismet_counts: zeroKismetCounts });
+export const getGame = (id) => call("GET", `/api/games/${encodeURIComponent(id)}`);
+export const roll = (id, token, hold) => call("POST", `/api/games/${encodeURIComponent(id)}/roll`, { hold }, token);
+export const score = (id, token, box) => call("POST", `/api/games/${encodeURIComponent(id)}/score`, { box }, token);
+export const rules = () => call("GET", "/api/rules");
+export const seat = (id, token) => call("GET", `/api/games/${encodeURIComponent(id)}/seat`, undefined, token);

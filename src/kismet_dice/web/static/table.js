@@ -1,0 +1,430 @@
+// The game table: dice, score sheets, the live connection, and the keys of the terminal game.
+// Everything the rules decide (what a box would score, whether a roll or a hold is allowed, whose
+// turn it is) comes from the server; this page only shows it and sends holds and boxes.
+
+import * as api from "./api.js";
+import { dieFace } from "./dice.js";
+import { el, replace } from "./dom.js";
+import { rulesNodes } from "./rules.js";
+
+// One letter per box, in sheet order; h, q and r are left for advice, quitting and rolling.
+export const BOX_KEYS = "abcdefgijklmnop";
+
+export function showTable(main, id) {
+  const token = new URLSearchParams(location.hash.slice(1)).get("seat") || "";
+  const page = {
+    id,
+    token,
+    seat: null, // the seat this page plays, once the server has confirmed the token
+    state: null,
+    held: new Set(),
+    cursor: 0,
+    pendingZero: null,
+    busy: false,
+    announced: 0,
+    gone: false,
+  };
+
+  const turn = el("h1", { id: "turn" }, "Loading the game…");
+  const role = el("p", { id: "role" }, token ? "Checking your seat…" : "You are watching this game.");
+  const status = el("p", { id: "status", role: "status", "aria-live": "polite" });
+  const connection = el("p", { id: "connection", class: "connection", "aria-live": "polite" });
+  const dice = el("div", { id: "dice", class: "dice" });
+  const rollButton = el("button", { id: "roll", class: "primary", type: "button" }, "Roll");
+  const sheets = el("div", { class: "scroll" });
+  const log = el("ol", { id: "log", class: "log", reversed: true });
+  const invitations = el("section", { id: "invitations", class: "invitations" });
+  const keys = el(
+    "p",
+    { class: "keys" },
+    "Keys: 1-5 hold a die · space or r roll · a-p (h skipped) or ↑↓ and Enter choose a box · ? rules",
+  );
+  replace(
+    main,
+    el(
+      "section",
+      { class: "table" },
+      turn,
+      role,
+      connection,
+      el("div", { class: "board" }, dice, el("div", { class: "controls" }, rollButton)),
+      status,
+      sheets,
+      invitations,
+      el("h2", {}, "What happened"),
+      log,
+      keys,
+    ),
+  );
+  rollButton.addEventListener("click", () => roll());
+  showInvitations(invitations, id);
+
+  function say(text, kind = "info") {
+    status.textContent = text;
+    status.className = kind;
+  }
+
+  function mine() {
+    const state = page.state;
+    return state !== null && page.seat !== null && state.current_player === page.seat && !state.over;
+  }
+
+  function openBoxes() {
+    const state = page.state;
+    if (!state || state.current_player === null) return [];
+    return state.players[state.current_player].sheet.filter((entry) => entry.points === null);
+  }
+
+  async function act(request) {
+    if (page.busy) return;
+    page.busy = true;
+    try {
+      render(await request());
+    } catch (failure) {
+      say(failure.message, "error");
+    } finally {
+      page.busy = false;
+    }
+  }
+
+  function roll() {
+    if (!mine()) return;
+    page.pendingZero = null;
+    const hold = [...page.held].sort();
+    act(() => api.roll(id, token, hold));
+  }
+
+  function toggleHold(position) {
+    const state = page.state;
+    if (!mine() || !state.may_hold || position >= state.dice.length) return;
+    if (page.held.has(position)) page.held.delete(position);
+    else page.held.add(position);
+    drawDice();
+  }
+
+  function choose(box) {
+    if (!mine() || page.state.dice.length === 0) return;
+    const entry = openBoxes().find((open) => open.box === box);
+    if (!entry) return;
+    page.cursor = openBoxes().indexOf(entry);
+    if (entry.option === 0 && page.pendingZero !== box) {
+      page.pendingZero = box;
+      say(`${entry.label} would score 0. Choose it again (or press Enter) to enter the zero.`, "warning");
+      drawSheets();
+      return;
+    }
+    page.pendingZero = null;
+    act(() => api.score(id, token, box));
+  }
+
+  function drawDice() {
+    const state = page.state;
+    const playing = mine();
+    replace(
+      dice,
+      state.dice.map((die, position) => {
+        const held = page.held.has(position);
+        const button = el(
+          "button",
+          {
+            type: "button",
+            class: `die${held ? " held" : ""}`,
+            dataset: { position: String(position), face: String(die.face) },
+            "aria-pressed": held ? "true" : "false",
+            "aria-label": `Die ${position + 1}: ${die.face} ${die.colour}${held ? ", held" : ""}`,
+            disabled: !playing || !state.may_hold,
+          },
+          dieFace(die),
+          el("span", { class: "die-caption" }, held ? "held" : `${position + 1}`),
+        );
+        button.addEventListener("click", () => toggleHold(position));
+        return button;
+      }),
+    );
+    if (state.dice.length === 0) dice.append(el("p", { class: "no-dice" }, "No dice on the table yet."));
+    rollButton.disabled = !playing || !state.may_roll || page.busy;
+    rollButton.textContent = state.may_roll ? `Roll (${state.rolls_left} left)` : "No rolls left: choose a box";
+  }
+
+  function drawSheets() {
+    const state = page.state;
+    const open = openBoxes();
+    const selected = mine() ? open[Math.min(page.cursor, open.length - 1)] : undefined;
+    const head = el(
+      "tr",
+      {},
+      el("th", { scope: "col" }, "Box"),
+      state.players.map((player) =>
+        el(
+          "th",
+          {
+            scope: "col",
+            class: player.seat === state.current_player ? "current" : null,
+            dataset: { seat: String(player.seat) },
+          },
+          el("span", { class: "player-name" }, player.name),
+          player.seat === page.seat ? el("span", { class: "you" }, " (you)") : null,
+        ),
+      ),
+    );
+    const rows = [];
+    const summary = (label, value) =>
+      el(
+        "tr",
+        { class: "summary" },
+        el("th", { scope: "row" }, label),
+        state.players.map((player) => el("td", {}, value(player))),
+      );
+    state.players[0].sheet.forEach((first, index) => {
+      const key = BOX_KEYS[index];
+      rows.push(
+        el(
+          "tr",
+          { class: selected && selected.box === first.box ? "selected" : null, dataset: { box: first.box } },
+          el("th", { scope: "row" }, el("kbd", {}, key), ` ${first.label}`),
+          state.players.map((player) => cell(player, player.sheet[index])),
+        ),
+      );
+      if (first.box === "SIXES") {
+        rows.push(summary("Basic total", (player) => player.basic_total));
+        rows.push(
+          summary("Bonus", (player) => {
+            const complete = player.sheet.slice(0, 6).every((entry) => entry.points !== null);
+            if (complete || player.points_to_next_bonus === null) return player.bonus;
+            return `${player.points_to_next_bonus} to next`;
+          }),
+        );
+      }
+    });
+    rows.push(summary("Kismet total", (player) => player.kismet_total));
+    rows.push(summary("Game total", (player) => el("strong", { class: "total" }, player.total)));
+    replace(sheets, el("table", { class: "sheet", id: "sheet" }, el("thead", {}, head), el("tbody", {}, rows)));
+  }
+
+  function cell(player, entry) {
+    const state = page.state;
+    const attributes = {
+      dataset: { seat: String(player.seat), box: entry.box },
+      class: player.seat === state.current_player ? "current" : null,
+    };
+    if (entry.points !== null) return el("td", attributes, el("span", { class: "entry" }, entry.points));
+    if (entry.option === null) return el("td", attributes);
+    const label = `${entry.label}: ${entry.option} points`;
+    if (!mine()) return el("td", attributes, el("span", { class: "option", title: label }, entry.option));
+    const button = el(
+      "button",
+      {
+        type: "button",
+        class: `option${page.pendingZero === entry.box ? " confirm" : ""}`,
+        "aria-label": `Score ${label}`,
+      },
+      entry.option,
+    );
+    button.addEventListener("click", () => choose(entry.box));
+    return el("td", attributes, button);
+  }
+
+  function name(seat) {
+    return page.state.players[seat].name;
+  }
+
+  function describe(event) {
+    const boxLabel = (box) => page.state.players[0].sheet.find((entry) => entry.box === box).label;
+    switch (event.kind) {
+      case "roll_off":
+        return `Roll-off: ${event.faces.map(([seat, face]) => `${name(seat)} ${face}`).join(", ")}.`;
+      case "rolled":
+        return `${name(event.seat)} rolled ${event.dice.join(" ")}${
+          event.hold.length ? ` (holding ${event.hold.map((p) => p + 1).join(", ")})` : ""
+        }.`;
+      case "scored":
+        return `${name(event.seat)} scored ${event.points} in ${boxLabel(event.box)}.`;
+      case "second_kismet": {
+        const zeros = event.penalties.map((p) => `${name(p.seat)} gets a zero in ${boxLabel(p.box)}`);
+        return `Second Kismet for ${name(event.seat)}!${zeros.length ? ` ${zeros.join("; ")}.` : ""}${
+          page.state.players.length > 1 ? ` ${name(event.seat)} leads from the next round.` : ""
+        }`;
+      }
+      default:
+        return "";
+    }
+  }
+
+  function drawLog() {
+    const events = page.state.events;
+    const fresh = events.slice(page.announced);
+    page.announced = events.length;
+    const lines = fresh.map(describe).filter(Boolean);
+    for (const line of lines) log.prepend(el("li", {}, line));
+    while (log.children.length > 40) log.lastChild.remove();
+    const big = fresh.find((event) => event.kind === "second_kismet");
+    if (big) say(describe(big), "announce");
+  }
+
+  function drawTurn() {
+    const state = page.state;
+    if (state.over) {
+      const best = state.players[state.winners[0]].total;
+      const winners = state.winners.map(name);
+      turn.textContent =
+        winners.length > 1
+          ? `Game over: ${winners.join(" and ")} share the win with ${best}`
+          : `Game over: ${winners[0]} wins with ${best}`;
+      return;
+    }
+    const who = mine() ? "Your turn" : `${name(state.current_player)}'s turn`;
+    turn.textContent = `Round ${state.round} · ${who}`;
+  }
+
+  function render(state) {
+    if (page.state && state.version < page.state.version) return;
+    const previous = page.state;
+    if (!previous || state.current_player !== previous.current_player || state.dice.length === 0) {
+      page.held.clear();
+      page.cursor = 0;
+      page.pendingZero = null;
+    }
+    page.state = state;
+    if (previous === null) page.announced = 0;
+    drawTurn();
+    drawDice();
+    drawSheets();
+    drawLog();
+  }
+
+  async function identify() {
+    if (!token) return;
+    try {
+      const seat = await api.seat(id, token);
+      page.seat = seat.seat;
+      role.textContent = `You play ${seat.name}. Keep your link to come back to your seat.`;
+    } catch (failure) {
+      role.textContent = `${failure.message}. You are watching this game.`;
+    }
+    if (page.state) render(page.state);
+  }
+
+  let retry = 500;
+  function connect() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const socket = new WebSocket(`${scheme}://${location.host}/api/games/${encodeURIComponent(id)}/live`);
+    socket.addEventListener("open", () => {
+      retry = 500;
+      connection.textContent = "";
+      document.body.dataset.live = "yes";
+    });
+    socket.addEventListener("message", (message) => {
+      const data = JSON.parse(message.data);
+      if (data.type === "state") render(data.game);
+      else if (data.type === "error") {
+        if (data.status === 404) {
+          page.gone = true;
+          turn.textContent = data.error;
+        } else say(data.error, "error");
+      }
+    });
+    socket.addEventListener("close", () => {
+      document.body.dataset.live = "no";
+      if (page.gone) return;
+      connection.textContent = "The connection is lost; reconnecting…";
+      setTimeout(connect, retry);
+      retry = Math.min(retry * 2, 5000);
+    });
+  }
+
+  const dialog = document.getElementById("rules-dialog");
+  async function toggleRules() {
+    if (dialog.open) {
+      dialog.close();
+      return;
+    }
+    const text = document.getElementById("rules-text");
+    if (!text.childElementCount) {
+      try {
+        text.replaceChildren(...(await rulesNodes()));
+      } catch (failure) {
+        text.replaceChildren(el("p", { class: "error" }, failure.message));
+      }
+    }
+    dialog.showModal();
+  }
+
+  document.addEventListener("keydown", (event) => {
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.target instanceof HTMLInputElement || event.target instanceof HTMLTextAreaElement) return;
+    if (event.key === "?") {
+      event.preventDefault();
+      toggleRules();
+      return;
+    }
+    if (dialog.open || !page.state) return;
+    const key = event.key.toLowerCase();
+    if (/^[1-5]$/.test(key)) toggleHold(Number(key) - 1);
+    else if (key === " " || key === "r") {
+      event.preventDefault();
+      roll();
+    } else if (BOX_KEYS.includes(key) && key.length === 1) {
+      const entry = page.state.players[0].sheet[BOX_KEYS.indexOf(key)];
+      choose(entry.box);
+    } else if (key === "arrowdown" || key === "arrowup") {
+      if (!mine()) return;
+      event.preventDefault();
+      const count = openBoxes().length;
+      page.cursor = (page.cursor + (key === "arrowdown" ? 1 : count - 1)) % count;
+      page.pendingZero = null;
+      drawSheets();
+    } else if (key === "enter") {
+      if (!mine() || event.target instanceof HTMLButtonElement) return;
+      const open = openBoxes();
+      const selected = page.pendingZero || (open[page.cursor] && open[page.cursor].box);
+      if (selected) choose(selected);
+    }
+  });
+
+  api
+    .getGame(id)
+    .then((state) => {
+      render(state);
+      connect();
+    })
+    .catch((failure) => {
+      turn.textContent = failure.message;
+    });
+  identify();
+}
+
+function showInvitations(section, id) {
+  let invitations = null;
+  try {
+    invitations = JSON.parse(sessionStorage.getItem(`kismet-invitations-${id}`) || "null");
+  } catch {
+    invitations = null;
+  }
+  if (!Array.isArray(invitations) || invitations.length < 2) return;
+  const absolute = (link) => new URL(link, location.origin).href;
+  section.append(
+    el("h2", {}, "Invitations"),
+    el("p", {}, "Send each player their own link: whoever holds it plays that seat. The game's plain link only watches."),
+    el(
+      "ul",
+      {},
+      invitations.slice(1).map((invitation) =>
+        el(
+          "li",
+          {},
+          el("span", { class: "player-name" }, invitation.name),
+          ": ",
+          el("input", {
+            type: "text",
+            readonly: true,
+            class: "invitation",
+            value: absolute(invitation.link),
+            dataset: { seat: String(invitation.seat) },
+            "aria-label": `Invitation link for ${invitation.name}`,
+          }),
+        ),
+      ),
+      el("li", {}, "Watchers: ", el("input", { type: "text", readonly: true, value: absolute(`/games/${id}`) })),
+    ),
+  );
+}
