@@ -48,6 +48,12 @@ class UnknownBox(TableError):
     status = 422
 
 
+class InvalidSetup(TableError):
+    """Players the engine refuses: bad or shared names."""
+
+    status = 422
+
+
 class StorageUnavailable(TableError):
     status = 503
 
@@ -99,7 +105,7 @@ class Tables:
         try:
             game = Game(list(names), rng=self._dice, house_rules=house_rules)
         except IllegalAction as error:
-            raise TableError(str(error)) from None
+            raise InvalidSetup(str(error)) from None
         tokens = tuple(secrets.token_urlsafe(24) for _ in names)
         table = Table(secrets.token_urlsafe(12), game, [token_digest(token) for token in tokens])
         self._save(table)

@@ -1,0 +1,69 @@
+"""A web app on a temporary directory, with dice the test decides."""
+
+from __future__ import annotations
+
+from collections import deque
+from pathlib import Path
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from kismet_dice.web import create_app
+
+
+class QueuedDice:
+    """Dice the test lines up as it goes; drawing from an empty queue fails the test."""
+
+    def __init__(self, *faces: int) -> None:
+        self._faces: deque[int] = deque(faces)
+
+    def push(self, *faces: int) -> None:
+        self._faces.extend(faces)
+
+    def randint(self, a: int, b: int) -> int:
+        assert self._faces, "the test lined up no more dice"
+        return self._faces.popleft()
+
+    @property
+    def remaining(self) -> int:
+        return len(self._faces)
+
+
+def client(directory: Path, dice: QueuedDice) -> TestClient:
+    return TestClient(create_app(directory, dice), raise_server_exceptions=False)
+
+
+def new_game(web: TestClient, *names: str, **options: Any) -> dict[str, Any]:
+    response = web.post("/api/games", json={"players": [{"name": name} for name in names], **options})
+    assert response.status_code == 201, response.text
+    body: dict[str, Any] = response.json()
+    return body
+
+
+def seat_tokens(created: dict[str, Any]) -> list[str]:
+    """The tokens of the invitation links, in seating order."""
+    return [invitation["link"].split("#seat=", 1)[1] for invitation in created["invitations"]]
+
+
+def state(web: TestClient, game_id: str) -> dict[str, Any]:
+    response = web.get(f"/api/games/{game_id}")
+    assert response.status_code == 200, response.text
+    body: dict[str, Any] = response.json()
+    return body
+
+
+def seat(token: str) -> dict[str, str]:
+    return {"X-Seat-Token": token}
+
+
+def entries(view: dict[str, Any], seat_number: int) -> dict[str, int | None]:
+    return {entry["box"]: entry["points"] for entry in view["players"][seat_number]["sheet"]}
+
+
+def options(view: dict[str, Any]) -> dict[str, int]:
+    current = view["players"][view["current_player"]]
+    return {entry["box"]: entry["option"] for entry in current["sheet"] if entry["option"] is not None}
+
+
+def faces(view: dict[str, Any]) -> list[int]:
+    return [die["face"] for die in view["dice"]]

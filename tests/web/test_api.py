@@ -1,0 +1,344 @@
+"""The JSON API: setting up a game, acting for a seat, and every refusal leaving the game as it was."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.routing import APIRoute
+from fastapi.testclient import TestClient
+
+from kismet_dice.web import create_app
+from tests.web.helpers import QueuedDice, client, entries, faces, new_game, options, seat, seat_tokens, state
+
+
+@pytest.fixture
+def dice() -> QueuedDice:
+    # Roll-off: Ann 6, Bob 2, so Ann begins.
+    return QueuedDice(6, 2)
+
+
+@pytest.fixture
+def web(tmp_path: Path, dice: QueuedDice) -> TestClient:
+    return client(tmp_path, dice)
+
+
+@pytest.fixture
+def game(web: TestClient) -> dict[str, Any]:
+    return new_game(web, "Ann", "Bob")
+
+
+def test_a_new_game_has_one_secret_link_per_seat_and_a_plain_link(game: dict[str, Any]) -> None:
+    tokens = seat_tokens(game)
+    assert [invitation["name"] for invitation in game["invitations"]] == ["Ann", "Bob"]
+    assert len(set(tokens)) == 2 and all(len(token) >= 32 for token in tokens)
+    assert game["watch_link"] == f"/games/{game['id']}"
+    assert "seat" not in game["watch_link"]
+    assert game["game"]["current_player"] == 0
+    assert game["game"]["events"][0] == {
+        "kind": "roll_off",
+        "seat": None,
+        "faces": [[0, 6], [1, 2]],
+        "hold": [],
+        "dice": [],
+        "box": None,
+        "points": None,
+        "penalties": [],
+    }
+
+
+def test_the_seat_link_tells_which_seat_it_plays(web: TestClient, game: dict[str, Any]) -> None:
+    _ann, bob = seat_tokens(game)
+    response = web.get(f"/api/games/{game['id']}/seat", headers=seat(bob))
+    assert response.status_code == 200
+    assert response.json() == {"seat": 1, "name": "Bob"}
+
+
+def test_a_turn_rolls_on_the_server_and_scores_what_the_rules_say(
+    web: TestClient, game: dict[str, Any], dice: QueuedDice
+) -> None:
+    ann, _bob = seat_tokens(game)
+    dice.push(4, 5, 5, 1, 2)
+    first = web.post(f"/api/games/{game['id']}/roll", json={}, headers=seat(ann))
+    assert first.status_code == 200
+    assert faces(first.json()) == [4, 5, 5, 1, 2]
+    # The colours of RULES.md: 4 green, 5 red, 1 black, 2 red.
+    assert [(die["colour"], die["letter"]) for die in first.json()["dice"]] == [
+        ("green", "G"),
+        ("red", "R"),
+        ("red", "R"),
+        ("black", "B"),
+        ("red", "R"),
+    ]
+    dice.push(5, 5)
+    second = web.post(f"/api/games/{game['id']}/roll", json={"hold": [0, 1, 2]}, headers=seat(ann)).json()
+    # RULES.md's worked example: 4-5-5-5-5.
+    assert faces(second) == [4, 5, 5, 5, 5]
+    assert second["rolls_left"] == 1
+    assert options(second)["FIVES"] == 20
+    assert options(second)["TWO_PAIR_SAME_COLOR"] == 24
+    assert options(second)["FOUR_OF_A_KIND"] == 49
+    assert options(second)["STRAIGHT"] == 0
+    scored = web.post(f"/api/games/{game['id']}/score", json={"box": "FOUR_OF_A_KIND"}, headers=seat(ann))
+    assert scored.status_code == 200
+    after = scored.json()
+    assert entries(after, 0)["FOUR_OF_A_KIND"] == 49
+    assert after["players"][0]["total"] == 49
+    assert after["current_player"] == 1
+    assert after["dice"] == [] and after["rolls_left"] == 3
+    assert state(web, game["id"]) == after
+
+
+def test_names_are_kept_as_typed_and_sent_as_data(web: TestClient) -> None:
+    created = new_game(web, "<script>x()</script>", 'Bob & "Co"')
+    view = state(web, created["id"])
+    assert [player["name"] for player in view["players"]] == ["<script>x()</script>", 'Bob & "Co"']
+
+
+# --- refusals: each one a 4xx with a JSON body that says what was wrong, and the game unchanged ---
+
+
+def refused(response: Any, status: int, *words: str) -> None:
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"].startswith("application/json")
+    message = response.json()["error"]
+    assert isinstance(message, str) and message
+    for word in words:
+        assert word in message
+
+
+def test_a_body_that_is_not_json_is_refused(web: TestClient, game: dict[str, Any]) -> None:
+    ann, _ = seat_tokens(game)
+    before = state(web, game["id"])
+    response = web.post(
+        f"/api/games/{game['id']}/roll",
+        content=b'{"hold": [0',
+        headers={**seat(ann), "Content-Type": "application/json"},
+    )
+    refused(response, 400, "JSON")
+    assert state(web, game["id"]) == before
+
+
+def test_an_oversized_body_is_refused_before_it_is_read(web: TestClient, game: dict[str, Any]) -> None:
+    ann, _ = seat_tokens(game)
+    before = state(web, game["id"])
+    padding = " " * 10_000
+    response = web.post(
+        f"/api/games/{game['id']}/roll",
+        content=f'{{"hold": []{padding}}}'.encode(),
+        headers={**seat(ann), "Content-Type": "application/json"},
+    )
+    refused(response, 413, "larger")
+    assert state(web, game["id"]) == before
+
+
+def test_an_oversized_body_without_a_length_is_refused_while_it_streams(
+    web: TestClient, game: dict[str, Any]
+) -> None:
+    ann, _ = seat_tokens(game)
+    before = state(web, game["id"])
+
+    def chunks() -> Any:
+        yield b'{"hold": []'
+        for _ in range(20):
+            yield b" " * 1000
+        yield b"}"
+
+    response = web.post(
+        f"/api/games/{game['id']}/roll",
+        content=chunks(),
+        headers={**seat(ann), "Content-Type": "application/json"},
+    )
+    refused(response, 413, "larger")
+    assert state(web, game["id"]) == before
+
+
+@pytest.mark.parametrize(
+    ("players", "words"),
+    [
+        ([], "players"),
+        ([{"name": f"P{n}"} for n in range(7)], "players"),
+        ([{"name": "x" * 101}], "name"),
+        ([{"name": "x" * 25}], "24"),
+        ([{"name": "   "}], "empty"),
+        ([{"name": "Ann\u0007"}], "control"),
+        ([{"name": "Ann"}, {"name": " Ann "}], "share"),
+        ([{"name": 7}], "name"),
+        ([{}], "name"),
+    ],
+)
+def test_bad_players_are_refused_and_no_game_is_made(
+    web: TestClient, tmp_path: Path, players: list[Any], words: str
+) -> None:
+    response = web.post("/api/games", json={"players": players})
+    refused(response, 422, words)
+    assert not list(tmp_path.glob("*.json"))
+
+
+def test_an_unknown_game_is_refused_everywhere(web: TestClient, game: dict[str, Any]) -> None:
+    ann, _ = seat_tokens(game)
+    for missing in ("no-such-game-at-all", "../../etc/passwd", "x"):
+        refused(web.get(f"/api/games/{missing}"), 404)
+    refused(web.get("/api/games/nosuchgame1"), 404, "nosuchgame1")
+    refused(web.post("/api/games/nosuchgame1/roll", json={}, headers=seat(ann)), 404)
+    refused(web.post("/api/games/nosuchgame1/score", json={"box": "ONES"}, headers=seat(ann)), 404)
+    refused(web.get("/api/games/nosuchgame1/seat", headers=seat(ann)), 404)
+
+
+def act(web: TestClient, game_id: str, what: str, body: Any, headers: dict[str, str]) -> Any:
+    return web.post(f"/api/games/{game_id}/{what}", json=body, headers=headers)
+
+
+@pytest.mark.parametrize(
+    ("token_of", "what", "body", "status", "words"),
+    [
+        (None, "roll", {}, 401, "seat token"),
+        ("wrong", "roll", {}, 403, "seat token"),
+        ("bob", "roll", {}, 409, "Ann's turn"),
+        ("bob", "score", {"box": "ONES"}, 409, "Ann's turn"),
+        ("ann", "score", {"box": "ONES"}, 409, "roll"),
+        ("ann", "roll", {"hold": [0]}, 409, "first roll"),
+        ("ann", "roll", {"hold": [5]}, 422, "hold"),
+        ("ann", "roll", {"hold": [-1]}, 422, "hold"),
+        ("ann", "roll", {"hold": "01"}, 422, "hold"),
+        ("ann", "roll", {"hold": [0, 1, 2, 3, 4, 0]}, 422, "hold"),
+        ("ann", "roll", [], 422, ""),
+        ("ann", "score", {"box": "CHANCE"}, 422, "CHANCE"),
+        ("ann", "score", {"box": 7}, 422, "box"),
+        ("ann", "score", {}, 422, "box"),
+        ("ann", "score", {"box": "x" * 41}, 422, "box"),
+    ],
+)
+def test_refused_actions_leave_the_game_unchanged(
+    web: TestClient,
+    game: dict[str, Any],
+    dice: QueuedDice,
+    token_of: str | None,
+    what: str,
+    body: Any,
+    status: int,
+    words: str,
+) -> None:
+    ann, bob = seat_tokens(game)
+    token = {"ann": ann, "bob": bob, "wrong": "not-a-token-of-this-game", None: None}[token_of]
+    headers = seat(token) if token else {}
+    before = state(web, game["id"])
+    refused(act(web, game["id"], what, body, headers), status, words)
+    assert state(web, game["id"]) == before
+    # The right seat can still act afterwards: the refusal changed nothing.
+    dice.push(1, 2, 3, 4, 6)
+    assert act(web, game["id"], "roll", {}, seat(ann)).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "words"),
+    [
+        ({"hold": [0, 0]}, 409, "once"),
+        ({"hold": [0, 1, 2, 3, 4]}, 409, "five"),
+        ({"hold": [0, 1, 2, 3, 4, 0]}, 422, "hold"),
+    ],
+)
+def test_impossible_holds_after_a_roll_are_refused(
+    web: TestClient, game: dict[str, Any], dice: QueuedDice, body: Any, status: int, words: str
+) -> None:
+    ann, _ = seat_tokens(game)
+    dice.push(1, 2, 3, 4, 6)
+    act(web, game["id"], "roll", {}, seat(ann))
+    before = state(web, game["id"])
+    refused(act(web, game["id"], "roll", body, seat(ann)), status, words)
+    assert state(web, game["id"]) == before
+
+
+def test_a_fourth_roll_and_a_filled_box_are_refused(
+    web: TestClient, game: dict[str, Any], dice: QueuedDice
+) -> None:
+    ann, bob = seat_tokens(game)
+    dice.push(1, 2, 3, 4, 6, 1, 2, 3, 4, 6, 1, 2, 3, 4, 6)
+    for _ in range(3):
+        assert act(web, game["id"], "roll", {}, seat(ann)).status_code == 200
+    before = state(web, game["id"])
+    refused(act(web, game["id"], "roll", {}, seat(ann)), 409, "no rolls")
+    assert state(web, game["id"]) == before
+    assert act(web, game["id"], "score", {"box": "ONES"}, seat(ann)).status_code == 200
+    dice.push(1, 1, 1, 1, 1, 2, 2, 2, 2, 2)
+    act(web, game["id"], "roll", {}, seat(bob))
+    act(web, game["id"], "score", {"box": "KISMET"}, seat(bob))
+    act(web, game["id"], "roll", {}, seat(ann))
+    before = state(web, game["id"])
+    refused(act(web, game["id"], "score", {"box": "ONES"}, seat(ann)), 409, "already filled")
+    assert state(web, game["id"]) == before
+
+
+def test_a_finished_game_takes_no_more_actions(tmp_path: Path) -> None:
+    dice = QueuedDice(3)
+    web = client(tmp_path, dice)
+    created = new_game(web, "Ann")
+    (ann,) = seat_tokens(created)
+    boxes = [entry["box"] for entry in created["game"]["players"][0]["sheet"]]
+    for box in boxes:
+        dice.push(2, 3, 4, 5, 6)
+        assert act(web, created["id"], "roll", {}, seat(ann)).status_code == 200
+        assert act(web, created["id"], "score", {"box": box}, seat(ann)).status_code == 200
+    final = state(web, created["id"])
+    assert final["over"] and final["winners"] == [0] and final["current_player"] is None
+    # 2-3-4-5-6: a straight (30) and a total of 20 in Yarborough; Basic 20, so no bonus.
+    assert entries(final, 0)["STRAIGHT"] == 30 and entries(final, 0)["YARBOROUGH"] == 20
+    assert final["players"][0]["bonus"] == 0
+    refused(act(web, created["id"], "roll", {}, seat(ann)), 409, "over")
+    assert state(web, created["id"]) == final
+
+
+def test_a_server_failure_is_one_line_of_json_without_a_traceback(tmp_path: Path) -> None:
+    class BrokenStore:
+        def save(self, table: Any) -> None:
+            raise RuntimeError("disk on fire at /secret/path")
+
+        def load(self, table_id: str) -> None:
+            return None
+
+    web = TestClient(create_app(BrokenStore(), QueuedDice(6, 1)), raise_server_exceptions=False)
+    response = web.post("/api/games", json={"players": [{"name": "Ann"}]})
+    assert response.status_code == 500
+    assert set(response.json()) == {"error"}
+    assert "Traceback" not in response.text and "/secret/path" not in response.text
+
+
+def test_a_game_that_cannot_be_saved_is_not_shown_changed(tmp_path: Path) -> None:
+    from kismet_dice.web.store import StoredTable, StoreError, TableFiles
+
+    class FailingOnce(TableFiles):
+        fail = False
+
+        def save(self, table: StoredTable) -> None:
+            if self.fail:
+                self.fail = False
+                raise StoreError("the disk is full")
+            super().save(table)
+
+    store = FailingOnce(tmp_path)
+    dice = QueuedDice(6, 1)
+    web = TestClient(create_app(store, dice), raise_server_exceptions=False)
+    created = new_game(web, "Ann", "Bob")
+    ann, _ = seat_tokens(created)
+    before = state(web, created["id"])
+    store.fail = True
+    dice.push(1, 2, 3, 4, 5)
+    refused(act(web, created["id"], "roll", {}, seat(ann)), 503, "disk is full")
+    assert state(web, created["id"]) == before
+
+
+def test_every_api_endpoint_is_in_the_openapi_schema_with_its_answers(web: TestClient) -> None:
+    schema = web.get("/openapi.json").json()
+    app_routes = [route for route in web.app.routes if isinstance(route, APIRoute)]  # type: ignore[attr-defined]
+    api_routes = [route for route in app_routes if route.path.startswith("/api/")]
+    assert len(api_routes) >= 6
+    for route in api_routes:
+        for method in route.methods:
+            operation = schema["paths"][route.path][method.lower()]
+            success = operation["responses"][str(route.status_code or 200)]
+            assert "schema" in success["content"]["application/json"], route.path
+            if "{table_id}" in route.path:
+                assert operation["responses"]["404"]["content"]["application/json"]["schema"] == {
+                    "$ref": "#/components/schemas/ErrorBody"
+                }

@@ -1,0 +1,137 @@
+"""The live WebSocket: every open page gets every change; a refused message gets an error and stays open."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from tests.web.helpers import QueuedDice, client, faces, new_game, seat, seat_tokens, state
+
+
+@pytest.fixture
+def dice() -> QueuedDice:
+    return QueuedDice(6, 2)  # Ann wins the roll-off
+
+
+@pytest.fixture
+def web(tmp_path: Path, dice: QueuedDice) -> TestClient:
+    return client(tmp_path, dice)
+
+
+@pytest.fixture
+def game(web: TestClient) -> dict[str, Any]:
+    return new_game(web, "Ann", "Bob")
+
+
+def live(game: dict[str, Any]) -> str:
+    return f"/api/games/{game['id']}/live"
+
+
+def next_state(socket: Any) -> dict[str, Any]:
+    message = socket.receive_json()
+    assert message["type"] == "state", message
+    view: dict[str, Any] = message["game"]
+    return view
+
+
+def test_a_page_gets_the_game_at_once_and_every_change_after(
+    web: TestClient, game: dict[str, Any], dice: QueuedDice
+) -> None:
+    ann, _bob = seat_tokens(game)
+    with web.websocket_connect(live(game)) as watcher, web.websocket_connect(live(game)) as player:
+        assert next_state(watcher) == state(web, game["id"])
+        next_state(player)
+        dice.push(3, 3, 4, 4, 1)
+        player.send_json({"type": "roll", "token": ann, "hold": []})
+        assert faces(next_state(player)) == [3, 3, 4, 4, 1]
+        assert faces(next_state(watcher)) == [3, 3, 4, 4, 1]
+        # An action by HTTP reaches the open pages too.
+        response = web.post(
+            f"/api/games/{game['id']}/score", json={"box": "TWO_PAIR_SAME_COLOR"}, headers=seat(ann)
+        )
+        assert response.status_code == 200
+        for socket in (player, watcher):
+            pushed = next_state(socket)
+            assert pushed["current_player"] == 1
+            # 3-3-4-4 is two pairs of green: the total of all five dice.
+            assert pushed["players"][0]["sheet"][6] == {
+                "box": "TWO_PAIR_SAME_COLOR",
+                "label": "Two Pair Same Color",
+                "points": 15,
+                "option": None,
+            }
+
+
+@pytest.mark.parametrize(
+    ("message", "status", "words"),
+    [
+        ("{not json", 400, "JSON"),
+        (json.dumps({"type": "cheat", "dice": [6, 6, 6, 6, 6]}), 422, "type"),
+        (json.dumps({"type": "roll", "hold": []}), 422, "token"),
+        (json.dumps({"type": "roll", "token": "forged", "hold": []}), 403, "seat token"),
+        (json.dumps({"type": "roll", "token": "", "hold": []}), 401, "seat token"),
+        (json.dumps({"type": "roll", "token": "BOB", "hold": []}), 409, "Ann's turn"),
+        (json.dumps({"type": "roll", "token": "ANN", "hold": [2]}), 409, "first roll"),
+        (json.dumps({"type": "roll", "token": "ANN", "hold": [9]}), 422, "hold"),
+        (json.dumps({"type": "score", "token": "ANN", "box": "ONES"}), 409, "roll"),
+        (json.dumps({"type": "score", "token": "ANN", "box": "SEVENS"}), 422, "SEVENS"),
+        (json.dumps({"type": "roll", "token": "ANN", "hold": [], "pad": "x" * 5000}), 413, "at most"),
+        ("[]", 422, ""),
+    ],
+)
+def test_a_refused_message_gets_an_error_and_the_page_stays_connected(
+    web: TestClient, game: dict[str, Any], dice: QueuedDice, message: str, status: int, words: str
+) -> None:
+    ann, bob = seat_tokens(game)
+    message = message.replace('"ANN"', json.dumps(ann)).replace('"BOB"', json.dumps(bob))
+    before = state(web, game["id"])
+    with web.websocket_connect(live(game)) as socket:
+        next_state(socket)
+        socket.send_text(message)
+        answer = socket.receive_json()
+        assert answer["type"] == "error" and answer["status"] == status
+        assert isinstance(answer["error"], str) and words in answer["error"]
+        assert state(web, game["id"]) == before
+        # Still connected: the same page can go on playing.
+        dice.push(1, 2, 3, 4, 6)
+        socket.send_json({"type": "roll", "token": ann, "hold": []})
+        assert faces(next_state(socket)) == [1, 2, 3, 4, 6]
+
+
+def test_binary_data_is_refused_and_the_page_stays_connected(web: TestClient, game: dict[str, Any]) -> None:
+    before = state(web, game["id"])
+    with web.websocket_connect(live(game)) as socket:
+        next_state(socket)
+        socket.send_bytes(b"\x00\x01")
+        answer = socket.receive_json()
+        assert answer["type"] == "error" and answer["status"] == 400 and "binary" in answer["error"]
+        socket.send_text("{}")
+        assert socket.receive_json()["type"] == "error"
+    assert state(web, game["id"]) == before
+
+
+def test_an_unknown_game_gets_an_error_then_the_socket_closes(web: TestClient) -> None:
+    with web.websocket_connect("/api/games/nosuchgame1/live") as socket:
+        answer = socket.receive_json()
+        assert answer["type"] == "error" and answer["status"] == 404 and "nosuchgame1" in answer["error"]
+        with pytest.raises(WebSocketDisconnect):
+            socket.receive_json()
+
+
+def test_a_page_that_reconnects_gets_the_game_where_it_is(
+    web: TestClient, game: dict[str, Any], dice: QueuedDice
+) -> None:
+    ann, _ = seat_tokens(game)
+    with web.websocket_connect(live(game)) as socket:
+        next_state(socket)
+    # While the page is away, the game goes on.
+    dice.push(6, 6, 6, 1, 2)
+    web.post(f"/api/games/{game['id']}/roll", json={}, headers=seat(ann))
+    with web.websocket_connect(live(game)) as socket:
+        again = next_state(socket)
+    assert faces(again) == [6, 6, 6, 1, 2] and again["rolls_left"] == 2
