@@ -231,11 +231,14 @@ def _connect(path: Path) -> sqlite3.Connection:
     except sqlite3.Error as error:
         raise _storage_error(path, error) from None
     try:
-        _patiently(lambda: connection.execute("PRAGMA journal_mode=WAL").fetchall())
-        connection.execute("PRAGMA synchronous=FULL")
+        # Look before changing anything: a file that is not ours must be moved aside untouched.
         verdict = _patiently(lambda: connection.execute("PRAGMA quick_check").fetchall())
         if verdict != [("ok",)]:
             raise _Damaged("; ".join(str(row[0]) for row in verdict[:3]))
+        if _patiently(lambda: _foreign(connection)):
+            raise _Damaged("it holds another program's tables")
+        _patiently(lambda: connection.execute("PRAGMA journal_mode=WAL").fetchall())
+        connection.execute("PRAGMA synchronous=FULL")
         migrate(connection, path)
     except sqlite3.Error as error:
         connection.close()
@@ -259,6 +262,14 @@ def schema_version(connection: sqlite3.Connection) -> int:
     return int(row[0]) if row else 0
 
 
+def _foreign(connection: sqlite3.Connection) -> bool:
+    """Whether the file holds tables but no schema version: some other program's database."""
+    tables = connection.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+    ).fetchall()
+    return bool(tables) and ("schema_version",) not in tables
+
+
 def migrate(connection: sqlite3.Connection, path: Path, target: int = SCHEMA_VERSION) -> None:
     """Bring the file up to schema version ``target``, all in one transaction."""
     version = _patiently(lambda: schema_version(connection))
@@ -274,10 +285,7 @@ def migrate(connection: sqlite3.Connection, path: Path, target: int = SCHEMA_VER
         # Read again under the write lock: another process may have upgraded meanwhile.
         version = schema_version(connection)
         if version == 0:
-            tables = connection.execute(
-                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
-            ).fetchall()
-            if tables:
+            if _foreign(connection):
                 raise _Damaged("it holds another program's tables")
             connection.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
             connection.execute("INSERT INTO schema_version (version) VALUES (0)")
