@@ -250,7 +250,7 @@ class PlainTable:
             return None
         self.say("Unfinished games:")
         for number, saved in enumerate(listing.games, 1):
-            self.say(f"  {number}. {saved.describe()}")
+            self.say(f"  {number}. {saved.describe()}; saved {saved.saved.astimezone():%Y-%m-%d %H:%M}")
         count = len(listing.games)
         while True:
             answer = self.ask(f"Resume which game? (1-{count}, or Enter for a new game) ")

@@ -13,7 +13,7 @@ user data directory for "kismet-dice" when ``KISMET_HOME`` is not set.
 ...     saved = storage.games.save(saved.id, game)
 ...     [summary.describe() for summary in storage.games.unfinished().games]
 ...     storage.hall.submit("Ann", 80, players=1, computer=False, assisted=False).rank
-['Ann 0: round 1, Ann to play']
+['Ann has 0; round 1, Ann to play']
 1
 """
 

@@ -48,14 +48,14 @@ class SavedGame:
 
         >>> when = datetime(2024, 5, 1, 14, 3, tzinfo=UTC)
         >>> SavedGame(7, ("Ann", "Bob"), (False, True), False, when, when, 4, 1, (120, 98)).describe()
-        'Ann 120, Bob (computer) 98: round 4, Bob to play'
+        'Ann has 120, Bob (computer) has 98; round 4, Bob to play'
         """
         players = ", ".join(
-            f"{name}{' (computer)' if self.computer[seat] else ''} {self.totals[seat]}"
+            f"{name}{' (computer)' if self.computer[seat] else ''} has {self.totals[seat]}"
             for seat, name in enumerate(self.names)
         )
         turn = "over" if self.current_player is None else f"{self.names[self.current_player]} to play"
-        return f"{players}: round {self.round}, {turn}"
+        return f"{players}; round {self.round}, {turn}"
 
 
 @dataclass(frozen=True)
