@@ -1,4 +1,5 @@
-"""Every test that touches storage gets its own KISMET_HOME, never the person's real data."""
+"""Every test gets its own empty KISMET_HOME: no test reads or writes the person's real data,
+and no saved game of one test is offered to another."""
 
 from __future__ import annotations
 
@@ -10,9 +11,9 @@ import pytest
 from kismet_dice.storage import Storage
 
 
-@pytest.fixture
+@pytest.fixture(autouse=True)
 def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A fresh, empty data directory, set as KISMET_HOME."""
+    """A fresh data directory (not yet created), set as KISMET_HOME."""
     directory = tmp_path / "kismet-home"
     monkeypatch.setenv("KISMET_HOME", str(directory))
     return directory

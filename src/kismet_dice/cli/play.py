@@ -71,8 +71,10 @@ def run_play(options: argparse.Namespace) -> int:
         table.enter_hall_of_fame(storage, game, computer, assisted=saved is not None and saved.assisted)
     except EndOfInput:
         table.say("\nInput ended; the game stops here.")
-        if saver.saved is not None and saver.saved.current_player is not None:
+        if saver.saved is not None and not saver.failed:
             table.say("It is saved: run kismet play again to resume it.")
+    except StorageError as error:
+        raise UserError(str(error)) from None
     finally:
         storage.close()
     return 0

@@ -36,10 +36,10 @@ class GameSaver:
     def __init__(self, storage: Storage, saved: SavedGame | None = None) -> None:
         self._storage = storage
         self.saved = saved
-        self._failed = False
+        self.failed = False
 
     def __call__(self, game: Game) -> None:
-        if self._failed:
+        if self.failed:
             return
         try:
             if self.saved is None:
@@ -47,5 +47,5 @@ class GameSaver:
             else:
                 self.saved = self._storage.games.save(self.saved.id, game)
         except (StorageError, SavedGameError) as error:
-            self._failed = True
+            self.failed = True
             warn(f"{error}; the game goes on but is no longer saved")
