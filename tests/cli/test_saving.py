@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from gameplay import take_turn_step
 from kismet_dice.cli.saving import GameSaver
 from kismet_dice.game import Game
 from kismet_dice.storage import Storage
+from tests.storage.gameplay import take_turn_step
 
 
 def test_the_first_action_creates_the_saved_game_and_later_ones_update_it(storage: Storage) -> None:
