@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 READY := $(VENV)/.ready
 
-.PHONY: play test lint typecheck clean
+.PHONY: play test lint typecheck browser clean
 
 # The virtual environment is rebuilt whenever the project's requirements change.
 $(READY): pyproject.toml
@@ -23,7 +23,11 @@ lint: $(READY)
 typecheck: $(READY)
 	$(BIN)/mypy --strict src
 
-test: lint typecheck
+# The browser tests drive Debian's Chromium; Playwright's own browser download does not work here.
+browser:
+	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
+
+test: lint typecheck browser
 	$(BIN)/python -m pytest -q
 
 clean:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -9,7 +10,10 @@ import pytest
 from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 
+from kismet_dice.game import Game
+from kismet_dice.storage import Storage
 from kismet_dice.web import create_app
+from kismet_dice.web.store import StoreError, WebTables
 from tests.web.helpers import QueuedDice, client, entries, faces, new_game, options, seat, seat_tokens, state
 
 
@@ -173,7 +177,8 @@ def test_bad_players_are_refused_and_no_game_is_made(
 ) -> None:
     response = web.post("/api/games", json={"players": players})
     refused(response, 422, words)
-    assert not list(tmp_path.glob("*.json"))
+    with Storage.open(tmp_path) as storage:
+        assert storage.games.unfinished().games == ()
 
 
 def test_an_unknown_game_is_refused_everywhere(web: TestClient, game: dict[str, Any]) -> None:
@@ -290,14 +295,11 @@ def test_a_finished_game_takes_no_more_actions(tmp_path: Path) -> None:
 
 
 def test_a_server_failure_is_one_line_of_json_without_a_traceback(tmp_path: Path) -> None:
-    class BrokenStore:
-        def save(self, table: Any) -> None:
+    class BrokenTables(WebTables):
+        def create(self, table_id: str, game: Game, seat_digests: Sequence[str]) -> None:
             raise RuntimeError("disk on fire at /secret/path")
 
-        def load(self, table_id: str) -> None:
-            return None
-
-    web = TestClient(create_app(BrokenStore(), QueuedDice(6, 1)), raise_server_exceptions=False)
+    web = TestClient(create_app(BrokenTables(tmp_path), QueuedDice(6, 1)), raise_server_exceptions=False)
     response = web.post("/api/games", json={"players": [{"name": "Ann"}]})
     assert response.status_code == 500
     assert set(response.json()) == {"error"}
@@ -305,16 +307,14 @@ def test_a_server_failure_is_one_line_of_json_without_a_traceback(tmp_path: Path
 
 
 def test_a_game_that_cannot_be_saved_is_not_shown_changed(tmp_path: Path) -> None:
-    from kismet_dice.web.store import StoredTable, StoreError, TableFiles
-
-    class FailingOnce(TableFiles):
+    class FailingOnce(WebTables):
         fail = False
 
-        def save(self, table: StoredTable) -> None:
+        def save(self, table_id: str, game: Game) -> None:
             if self.fail:
                 self.fail = False
                 raise StoreError("the disk is full")
-            super().save(table)
+            super().save(table_id, game)
 
     store = FailingOnce(tmp_path)
     dice = QueuedDice(6, 1)

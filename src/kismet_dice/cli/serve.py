@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
-from pathlib import Path
 from typing import Any
 
 from kismet_dice.cli.errors import UserError
@@ -24,13 +22,6 @@ def register(subparsers: Any) -> None:
     serve.set_defaults(run=run_serve)
 
 
-def tables_directory() -> Path:
-    """Where the web games are kept: under ``$KISMET_HOME`` when set."""
-    home = os.environ.get("KISMET_HOME")
-    base = Path(home).expanduser() if home else Path.home() / ".local" / "share" / "kismet-dice"
-    return base / "web-tables"
-
-
 def run_serve(options: argparse.Namespace) -> int:
     if not 0 < options.port < 65536:
         raise UserError(f"a port is 1 to 65535, not {options.port}")
@@ -42,7 +33,8 @@ def run_serve(options: argparse.Namespace) -> int:
     from kismet_dice.web.store import StoreError
 
     try:
-        app = create_app(tables_directory())
+        # The same storage as every interface: games and the Hall of Fame are shared.
+        app = create_app()
     except StoreError as error:
         raise UserError(str(error)) from None
     print(f"Kismet is served at http://{options.host}:{options.port}/ (Ctrl+C stops it)", flush=True)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
+from datetime import datetime
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -20,8 +21,9 @@ from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 from starlette.exceptions import HTTPException
 
 from kismet_dice.game import DiceSource, HouseRules
+from kismet_dice.storage import HallEntry
 from kismet_dice.web.limits import MAX_MESSAGE_CHARACTERS, MAX_NAME_CHARACTERS, BodyLimit
-from kismet_dice.web.store import TableFiles, TableStore
+from kismet_dice.web.store import WebTables
 from kismet_dice.web.tables import Table, TableError, Tables
 from kismet_dice.web.views import GameView, game_view
 
@@ -96,6 +98,27 @@ class SeatView(BaseModel):
     name: str
 
 
+class HallRequest(BaseModel):
+    name: str | None = Field(
+        max_length=MAX_NAME_CHARACTERS, description="the name to enter under; null declines the prompt"
+    )
+
+
+class HallEntryView(BaseModel):
+    rank: int
+    name: str
+    total: int
+    date: datetime
+    players: int
+
+
+class HallAnswer(BaseModel):
+    entry: HallEntryView | None = Field(
+        description="the new entry; null if declined or no longer good enough"
+    )
+    game: GameView
+
+
 class Rules(BaseModel):
     text: str = Field(description="the rules this program implements, in Markdown")
 
@@ -155,7 +178,13 @@ class Pages:
 
 
 def _state(table: Table) -> dict[str, Any]:
-    return {"type": "state", "game": game_view(table.id, table.game).model_dump(mode="json")}
+    return {"type": "state", "game": game_view(table).model_dump(mode="json")}
+
+
+def _hall_entry(entry: HallEntry) -> HallEntryView:
+    return HallEntryView(
+        rank=entry.rank, name=entry.name, total=entry.total, date=entry.date, players=entry.players
+    )
 
 
 def _error(status: int, message: str) -> JSONResponse:
@@ -173,12 +202,14 @@ def _validation_message(error: RequestValidationError | ValidationError) -> tupl
     return 422, "; ".join(parts) or "the request is not what this endpoint takes"
 
 
-def create_app(store: TableStore | Path, dice: DiceSource | None = None) -> FastAPI:
-    """The web app, keeping its tables in ``store`` (a directory or a store) and rolling ``dice``.
+def create_app(home: Path | WebTables | None = None, dice: DiceSource | None = None) -> FastAPI:
+    """The web app, keeping its games and Hall of Fame in the storage at ``home``, rolling ``dice``.
 
-    ``dice`` defaults to :class:`secrets.SystemRandom`; tests pass scripted dice.
+    ``home`` defaults to the user's data directory (or ``$KISMET_HOME``); ``dice`` defaults to
+    :class:`secrets.SystemRandom`; tests pass their own of both. Raises ``StoreError`` when the
+    storage cannot be opened.
     """
-    tables = Tables(store if not isinstance(store, Path) else TableFiles(store), dice)
+    tables = Tables(home if isinstance(home, WebTables) else WebTables(home), dice)
     pages = Pages()
     app = FastAPI(title="Kismet", version="1", description=DESCRIPTION)
     app.add_middleware(BodyLimit)
@@ -203,7 +234,7 @@ def create_app(store: TableStore | Path, dice: DiceSource | None = None) -> Fast
 
     index = (STATIC / "index.html").read_text(encoding="utf-8")
 
-    for path in ("/", "/games/{table_id}", "/rules"):
+    for path in ("/", "/games/{table_id}", "/rules", "/hall"):
 
         @app.get(path, include_in_schema=False)
         async def page() -> HTMLResponse:
@@ -226,14 +257,14 @@ def create_app(store: TableStore | Path, dice: DiceSource | None = None) -> Fast
                 Invitation(seat=seat, name=name, link=f"/games/{table.id}#seat={token}")
                 for seat, (name, token) in enumerate(zip(table.game.names, created.seat_tokens, strict=True))
             ],
-            game=game_view(table.id, table.game),
+            game=game_view(table),
         )
 
     @app.get("/api/games/{table_id}", responses=REFUSALS)
     async def show_game(table_id: str) -> GameView:
         """The game as it stands."""
         table = tables.get(table_id)
-        return game_view(table.id, table.game)
+        return game_view(table)
 
     @app.get("/api/games/{table_id}/seat", responses=REFUSALS)
     async def seat(table_id: str, token: SeatToken = None) -> SeatView:
@@ -247,14 +278,27 @@ def create_app(store: TableStore | Path, dice: DiceSource | None = None) -> Fast
         """Roll every die not held, for the seat whose turn it is."""
         table = tables.roll(table_id, token, request.hold)
         await pages.push(table)
-        return game_view(table.id, table.game)
+        return game_view(table)
 
     @app.post("/api/games/{table_id}/score", responses=REFUSALS)
     async def score(table_id: str, request: ScoreRequest, token: SeatToken = None) -> GameView:
         """Enter the dice in a box, ending the turn."""
         table = tables.score(table_id, token, request.box)
         await pages.push(table)
-        return game_view(table.id, table.game)
+        return game_view(table)
+
+    @app.post("/api/games/{table_id}/hall", responses=REFUSALS)
+    async def enter_hall(table_id: str, request: HallRequest, token: SeatToken = None) -> HallAnswer:
+        """Answer the Hall of Fame prompt for your seat once the game is over."""
+        entry = tables.enter_hall(table_id, token, request.name)
+        table = tables.get(table_id)
+        await pages.push(table)
+        return HallAnswer(entry=_hall_entry(entry) if entry else None, game=game_view(table))
+
+    @app.get("/api/hall", responses={503: REFUSALS[503]})
+    async def hall() -> list[HallEntryView]:
+        """The Hall of Fame: the ten best game totals, best first."""
+        return [_hall_entry(entry) for entry in tables.hall()]
 
     @app.get("/api/rules")
     async def rules() -> Rules:

@@ -1,30 +1,25 @@
-"""Where the web tables live between actions: one JSON file per table, written whole after each action.
+"""Where the web tables live: the project's storage, written after every action.
 
-A table file holds the engine's JSON record of the game and, for each seat, a digest of its
-seat token (never the token itself, so the file cannot be used to take a seat). Files are
-replaced atomically, so a crash leaves the table as of its last complete action.
+The game itself is a saved game (the engine's record, as every interface keeps it); the table
+adds its public id, a digest of each seat token (never the token itself, so the database cannot
+be used to take a seat) and which seats the Hall of Fame prompt has already been through.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import os
-import re
-import tempfile
+import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
 
-FORMAT = "kismet-dice web table"
-VERSION = 1
-
-TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
-"""What a table id looks like; anything else never reaches the file system."""
+from kismet_dice.game import DiceSource, Game, RecordError
+from kismet_dice.storage import HallEntry, SavedGameError, Storage, StorageError
 
 
 class StoreError(Exception):
-    """A table file that cannot be read or written; the message says which and why."""
+    """The tables cannot be read or written; the message says where and why."""
 
 
 def token_digest(token: str) -> str:
@@ -38,80 +33,133 @@ def token_digest(token: str) -> str:
 
 @dataclass(frozen=True)
 class StoredTable:
-    """What is kept of a table: the game record and one seat-token digest per seat."""
+    """A table as loaded: the game, one seat-token digest per seat, the seats asked for the Hall of Fame."""
 
-    id: str
-    record: str
+    game: Game
     seat_digests: tuple[str, ...]
+    hall_asked: tuple[int, ...]
+    assisted: bool
 
 
-class TableStore(Protocol):
-    """Keeps tables by id; ``save`` replaces a table whole, ``load`` returns ``None`` for an unknown id."""
+def _strings(text: object) -> tuple[str, ...]:
+    value = json.loads(str(text))
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise ValueError(f"not a list of strings: {text!r}")
+    return tuple(value)
 
-    def save(self, table: StoredTable) -> None: ...
 
-    def load(self, table_id: str) -> StoredTable | None: ...
+def _seats(text: object) -> tuple[int, ...]:
+    value = json.loads(str(text))
+    if not isinstance(value, list) or not all(type(item) is int for item in value):
+        raise ValueError(f"not a list of seats: {text!r}")
+    return tuple(value)
 
 
-class TableFiles:
-    """A :class:`TableStore` in a directory: ``<id>.json`` per table."""
+class WebTables:
+    """The web tables and the Hall of Fame in the storage at ``home`` (default: the user's data).
 
-    def __init__(self, directory: Path) -> None:
-        self._directory = Path(directory)
-        try:
-            self._directory.mkdir(parents=True, exist_ok=True)
-        except OSError as error:
-            raise StoreError(f"cannot create {self._directory}: {error.strerror}") from None
+    The storage serves one thread per connection, so each thread that asks opens its own;
+    the server's event loop is one thread, and tests may use others.
+    """
 
-    def _path(self, table_id: str) -> Path:
-        if not TABLE_ID.match(table_id):
-            raise StoreError(f"{table_id!r} is not a table id")
-        return self._directory / f"{table_id}.json"
+    def __init__(self, home: Path | None = None) -> None:
+        self._home = home
+        self._local = threading.local()
+        self._storage()  # fail now, not at the first request, if the place cannot be used
 
-    def save(self, table: StoredTable) -> None:
-        path = self._path(table.id)
-        text = json.dumps(
-            {
-                "format": FORMAT,
-                "version": VERSION,
-                "record": table.record,
-                "seat_digests": list(table.seat_digests),
-            }
-        )
-        try:
-            handle, temporary = tempfile.mkstemp(dir=self._directory, prefix=".table-", suffix=".tmp")
+    @property
+    def path(self) -> Path:
+        return self._storage().path
+
+    def _storage(self) -> Storage:
+        storage: Storage | None = getattr(self._local, "storage", None)
+        if storage is None:
             try:
-                with os.fdopen(handle, "w", encoding="utf-8") as file:
-                    file.write(text)
-                    file.flush()
-                    os.fsync(file.fileno())
-                os.replace(temporary, path)
-            except BaseException:
-                Path(temporary).unlink(missing_ok=True)
-                raise
-        except OSError as error:
-            raise StoreError(f"cannot write {path}: {error.strerror}") from None
+                storage = Storage.open(self._home)
+            except StorageError as error:
+                raise StoreError(str(error)) from None
+            self._local.storage = storage
+        return storage
 
-    def load(self, table_id: str) -> StoredTable | None:
-        if not TABLE_ID.match(table_id):
-            return None
-        path = self._path(table_id)
+    def create(self, table_id: str, game: Game, seat_digests: Sequence[str]) -> None:
+        storage = self._storage()
         try:
-            text = path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            return None
-        except OSError as error:
-            raise StoreError(f"cannot read {path}: {error.strerror}") from None
+            saved = storage.games.start(game, computer=[False] * len(game.names))
+            try:
+                storage.database.write(
+                    lambda connection: connection.execute(
+                        "INSERT INTO web_table (id, saved_game, seat_digests) VALUES (?, ?, ?)",
+                        (table_id, saved.id, json.dumps(list(seat_digests))),
+                    )
+                )
+            except BaseException:
+                storage.games.discard(saved.id)
+                raise
+        except StorageError as error:
+            raise StoreError(str(error)) from None
+
+    def _row(self, table_id: str) -> tuple[int, str, str] | None:
+        rows = self._storage().database.read(
+            "SELECT saved_game, seat_digests, hall_asked FROM web_table WHERE id = ?", (table_id,)
+        )
+        return (int(rows[0][0]), str(rows[0][1]), str(rows[0][2])) if rows else None
+
+    def save(self, table_id: str, game: Game) -> None:
         try:
-            data = json.loads(text)
-        except ValueError:
-            raise StoreError(f"{path} is not JSON") from None
-        if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("version") != VERSION:
-            raise StoreError(f"{path} is not a table file this program reads")
-        record = data.get("record")
-        digests = data.get("seat_digests")
-        if not isinstance(record, str) or not (
-            isinstance(digests, list) and all(isinstance(d, str) for d in digests)
-        ):
-            raise StoreError(f"{path} is malformed")
-        return StoredTable(table_id, record, tuple(digests))
+            row = self._row(table_id)
+            if row is None:
+                raise StoreError(f"there is no game {table_id!r} to save")
+            self._storage().games.save(row[0], game)
+        except (StorageError, SavedGameError) as error:
+            raise StoreError(str(error)) from None
+
+    def load(self, table_id: str, rng: DiceSource) -> StoredTable | None:
+        try:
+            row = self._row(table_id)
+            if row is None:
+                return None
+            saved_id, digests, asked = row
+            rows = self._storage().database.read(
+                "SELECT record, assisted, finished FROM saved_game WHERE id = ?", (saved_id,)
+            )
+            if not rows:
+                raise StoreError(f"the saved game of table {table_id} is missing")
+            record, assisted, finished = rows[0]
+            if finished is None:
+                game = self._storage().games.load(saved_id, rng)[1]
+            else:
+                # A finished game is no longer offered for resuming, but its table still shows it.
+                game = Game.from_json(str(record), rng)
+            return StoredTable(game, _strings(digests), _seats(asked), bool(assisted))
+        except (StorageError, SavedGameError, RecordError, ValueError) as error:
+            raise StoreError(f"game {table_id} cannot be loaded: {error}") from None
+
+    def mark_asked(self, table_id: str, seats: Sequence[int]) -> None:
+        """Record that these seats have been through the Hall of Fame prompt."""
+        try:
+            self._storage().database.write(
+                lambda connection: connection.execute(
+                    "UPDATE web_table SET hall_asked = ? WHERE id = ?", (json.dumps(sorted(seats)), table_id)
+                )
+            )
+        except StorageError as error:
+            raise StoreError(str(error)) from None
+
+    def hall_entries(self) -> tuple[HallEntry, ...]:
+        try:
+            return self._storage().hall.entries()
+        except StorageError as error:
+            raise StoreError(str(error)) from None
+
+    def hall_qualifies(self, total: int) -> bool:
+        try:
+            return self._storage().hall.qualifies(total)
+        except StorageError as error:
+            raise StoreError(str(error)) from None
+
+    def enter_hall(self, name: str, total: int, players: int) -> HallEntry | None:
+        """Enter a human's total; refused names raise ``ValueError`` with words for the person."""
+        try:
+            return self._storage().hall.submit(name, total, players=players, computer=False, assisted=False)
+        except StorageError as error:
+            raise StoreError(str(error)) from None

@@ -11,9 +11,10 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from kismet_dice.game import DiceSource, Game, HouseRules, RecordError, Roll, Score
+from kismet_dice.game import DiceSource, Game, HouseRules, Roll, Score
 from kismet_dice.rules import Box, IllegalAction
-from kismet_dice.web.store import StoredTable, StoreError, TableStore, token_digest
+from kismet_dice.storage import HallEntry
+from kismet_dice.web.store import StoreError, WebTables, token_digest
 
 
 class TableError(Exception):
@@ -54,6 +55,10 @@ class InvalidSetup(TableError):
     status = 422
 
 
+class InvalidName(TableError):
+    status = 422
+
+
 class StorageUnavailable(TableError):
     status = 503
 
@@ -67,12 +72,22 @@ class NewTable:
 
 
 class Table:
-    """One game and the digests of its seat tokens."""
+    """One game, the digests of its seat tokens, and the seats already asked for the Hall of Fame."""
 
-    def __init__(self, table_id: str, game: Game, seat_digests: Sequence[str]) -> None:
+    def __init__(
+        self,
+        table_id: str,
+        game: Game,
+        seat_digests: Sequence[str],
+        hall_asked: Sequence[int] = (),
+        assisted: bool = False,
+    ) -> None:
         self.id = table_id
         self.game = game
         self._digests = tuple(seat_digests)
+        self.hall_asked = frozenset(hall_asked)
+        self.assisted = assisted
+        self.hall_seats: tuple[int, ...] = ()
 
     @property
     def version(self) -> int:
@@ -89,14 +104,11 @@ class Table:
                 return seat
         raise WrongSeatToken("that seat token is not one of this game's")
 
-    def stored(self) -> StoredTable:
-        return StoredTable(self.id, self.game.to_json(), self._digests)
-
 
 class Tables:
-    """Every table the server knows, kept in a store and cached while the server runs."""
+    """Every table the server knows, kept in the storage and cached while the server runs."""
 
-    def __init__(self, store: TableStore, dice: DiceSource | None = None) -> None:
+    def __init__(self, store: WebTables, dice: DiceSource | None = None) -> None:
         self._store = store
         self._dice: DiceSource = dice if dice is not None else secrets.SystemRandom()
         self._open: dict[str, Table] = {}
@@ -108,27 +120,40 @@ class Tables:
             raise InvalidSetup(str(error)) from None
         tokens = tuple(secrets.token_urlsafe(24) for _ in names)
         table = Table(secrets.token_urlsafe(12), game, [token_digest(token) for token in tokens])
-        self._save(table)
+        try:
+            self._store.create(table.id, game, [token_digest(token) for token in tokens])
+        except StoreError as error:
+            raise StorageUnavailable(f"the game could not be saved: {error}") from None
         self._open[table.id] = table
         return NewTable(table.id, tokens)
 
     def get(self, table_id: str) -> Table:
         table = self._open.get(table_id)
-        if table is not None:
-            return table
-        try:
-            stored = self._store.load(table_id)
-        except StoreError as error:
-            raise StorageUnavailable(f"game {table_id} cannot be read: {error}") from None
-        if stored is None:
-            raise UnknownTable(f"there is no game {table_id!r}")
-        try:
-            game = Game.from_json(stored.record, rng=self._dice)
-        except RecordError as error:
-            raise StorageUnavailable(f"game {table_id} is damaged: {error}") from None
-        table = Table(stored.id, game, stored.seat_digests)
-        self._open[table_id] = table
+        if table is None:
+            try:
+                stored = self._store.load(table_id, self._dice)
+            except StoreError as error:
+                raise StorageUnavailable(str(error)) from None
+            if stored is None:
+                raise UnknownTable(f"there is no game {table_id!r}")
+            table = Table(table_id, stored.game, stored.seat_digests, stored.hall_asked, stored.assisted)
+            self._open[table_id] = table
+        table.hall_seats = self._hall_seats(table)
         return table
+
+    def _hall_seats(self, table: Table) -> tuple[int, ...]:
+        """The seats to ask for a name: the game is over, unassisted, and their total qualifies."""
+        game = table.game
+        if not game.is_over or table.assisted:
+            return ()
+        try:
+            return tuple(
+                seat
+                for seat in range(len(game.names))
+                if seat not in table.hall_asked and self._store.hall_qualifies(game.total(seat))
+            )
+        except StoreError as error:
+            raise StorageUnavailable(str(error)) from None
 
     def roll(self, table_id: str, token: str | None, hold: Sequence[int]) -> Table:
         return self._act(table_id, token, Roll(tuple(hold)))
@@ -153,13 +178,40 @@ class Tables:
             game.apply(action)
         except IllegalAction as error:
             raise RefusedAction(str(error)) from None
-        self._save(table)
-        return table
-
-    def _save(self, table: Table) -> None:
         try:
-            self._store.save(table.stored())
+            self._store.save(table.id, game)
         except StoreError as error:
             # What is shown must be what is kept: forget the unsaved action, reload next time.
             self._open.pop(table.id, None)
             raise StorageUnavailable(f"the game could not be saved: {error}") from None
+        return self.get(table_id)
+
+    def enter_hall(self, table_id: str, token: str | None, name: str | None) -> HallEntry | None:
+        """Answer the Hall of Fame prompt for the token's seat: a name enters it, ``None`` declines."""
+        table = self.get(table_id)
+        seat = table.seat_of(token)
+        if seat not in table.hall_seats:
+            raise RefusedAction(
+                "the game is not over yet"
+                if not table.game.is_over
+                else f"{table.game.names[seat]} has no Hall of Fame entry to make"
+            )
+        entry = None
+        try:
+            if name is not None:
+                try:
+                    entry = self._store.enter_hall(name, table.game.total(seat), len(table.game.names))
+                except ValueError as error:
+                    raise InvalidName(str(error)) from None
+            self._store.mark_asked(table.id, sorted(table.hall_asked | {seat}))
+        except StoreError as error:
+            raise StorageUnavailable(str(error)) from None
+        table.hall_asked = table.hall_asked | {seat}
+        table.hall_seats = self._hall_seats(table)
+        return entry
+
+    def hall(self) -> tuple[HallEntry, ...]:
+        try:
+            return self._store.hall_entries()
+        except StoreError as error:
+            raise StorageUnavailable(str(error)) from None

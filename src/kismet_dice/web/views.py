@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from kismet_dice.game import Game, Roll, Rolled, RollOff, Scored, SecondKismet
 from kismet_dice.rules import Box, Sheet, colour_of
+from kismet_dice.web.tables import Table
 
 
 class View(BaseModel):
@@ -70,6 +71,13 @@ class GameView(View):
     may_hold: bool = Field(description="whether dice may be held for that roll")
     over: bool
     winners: list[int]
+    hall_of_fame: list[int] = Field(
+        description="once the game is over: the seats whose total qualifies for the Hall of Fame "
+        "and who have not yet answered its prompt"
+    )
+    assisted: bool = Field(
+        description="someone asked for advice, which keeps the game out of the Hall of Fame"
+    )
     events: list[EventView]
 
 
@@ -111,11 +119,12 @@ def _event(event: RollOff | Rolled | Scored | SecondKismet) -> EventView:
     )
 
 
-def game_view(table_id: str, game: Game) -> GameView:
+def game_view(table: Table) -> GameView:
+    game = table.game
     options = game.options()
     rolls = [action for action in game.legal_actions() if isinstance(action, Roll)]
     return GameView(
-        id=table_id,
+        id=table.id,
         version=len(game.history),
         players=[_player(game, seat, options) for seat in range(len(game.names))],
         zero_kismet_counts=game.house_rules.zero_kismet_counts,
@@ -128,5 +137,7 @@ def game_view(table_id: str, game: Game) -> GameView:
         may_hold=any(action.hold for action in rolls),
         over=game.is_over,
         winners=list(game.winners),
+        hall_of_fame=list(table.hall_seats),
+        assisted=table.assisted,
         events=[_event(event) for event in game.history],
     )

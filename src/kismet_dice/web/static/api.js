@@ -29,3 +29,6 @@ export const roll = (id, token, hold) => call("POST", `/api/games/${encodeURICom
 export const score = (id, token, box) => call("POST", `/api/games/${encodeURIComponent(id)}/score`, { box }, token);
 export const rules = () => call("GET", "/api/rules");
 export const seat = (id, token) => call("GET", `/api/games/${encodeURIComponent(id)}/seat`, undefined, token);
+export const hall = () => call("GET", "/api/hall");
+export const enterHall = (id, token, name) =>
+  call("POST", `/api/games/${encodeURIComponent(id)}/hall`, { name }, token);

@@ -1,5 +1,6 @@
 // One page for every address: the path says what to show.
 
+import { showHall } from "./hall.js";
 import { showLobby } from "./lobby.js";
 import { showRules } from "./rules.js";
 import { showTable } from "./table.js";
@@ -10,4 +11,5 @@ const game = path.match(/^\/games\/([A-Za-z0-9_-]+)$/);
 
 if (game) showTable(main, game[1]);
 else if (path === "/rules") showRules(main);
+else if (path === "/hall") showHall(main);
 else showLobby(main);

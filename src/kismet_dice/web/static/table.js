@@ -25,6 +25,7 @@ export function showTable(main, id) {
     gone: false,
   };
 
+  document.body.dataset.busy = "no";
   const turn = el("h1", { id: "turn" }, "Loading the game…");
   const role = el("p", { id: "role" }, token ? "Checking your seat…" : "You are watching this game.");
   const status = el("p", { id: "status", role: "status", "aria-live": "polite" });
@@ -34,6 +35,7 @@ export function showTable(main, id) {
   const sheets = el("div", { class: "scroll" });
   const log = el("ol", { id: "log", class: "log", reversed: true });
   const invitations = el("section", { id: "invitations", class: "invitations" });
+  const fame = el("section", { id: "fame", class: "fame" });
   const keys = el(
     "p",
     { class: "keys" },
@@ -49,6 +51,7 @@ export function showTable(main, id) {
       connection,
       el("div", { class: "board" }, dice, el("div", { class: "controls" }, rollButton)),
       status,
+      fame,
       sheets,
       invitations,
       el("h2", {}, "What happened"),
@@ -78,13 +81,21 @@ export function showTable(main, id) {
   async function act(request) {
     if (page.busy) return;
     page.busy = true;
+    document.body.dataset.busy = "yes";
+    let state = null;
     try {
-      render(await request());
+      state = await request();
     } catch (failure) {
       say(failure.message, "error");
     } finally {
       page.busy = false;
+      document.body.dataset.busy = "no";
     }
+    // Drawn once the request is done, so the roll button is not left disabled.
+    if (state) {
+      say("");
+      render(state);
+    } else if (page.state) render(page.state);
   }
 
   function roll() {
@@ -276,6 +287,60 @@ export function showTable(main, id) {
     turn.textContent = `Round ${state.round} · ${who}`;
   }
 
+  function drawFame() {
+    const state = page.state;
+    if (!state.over || page.seat === null || !state.hall_of_fame.includes(page.seat)) {
+      if (fame.dataset.asked !== "answered") fame.replaceChildren();
+      return;
+    }
+    if (fame.childElementCount) return;
+    const input = el("input", {
+      type: "text",
+      id: "fame-name",
+      maxlength: 24,
+      value: state.players[page.seat].name,
+      "aria-label": "Your name for the Hall of Fame",
+    });
+    const error = el("p", { class: "error", role: "alert" });
+    const answer = async (name) => {
+      try {
+        const result = await api.enterHall(id, token, name);
+        fame.dataset.asked = "answered";
+        fame.replaceChildren(
+          el(
+            "p",
+            { id: "fame-result" },
+            result.entry
+              ? `${result.entry.name} enters the Hall of Fame at number ${result.entry.rank}. `
+              : "No entry made. ",
+            el("a", { href: "/hall" }, "See the Hall of Fame"),
+          ),
+        );
+        render(result.game);
+      } catch (failure) {
+        error.textContent = failure.message;
+      }
+    };
+    const form = el(
+      "form",
+      { id: "fame-form" },
+      el("h2", {}, "Your total makes the Hall of Fame!"),
+      el("label", { for: "fame-name" }, "Name: "),
+      input,
+      " ",
+      el("button", { type: "submit", class: "primary", id: "fame-enter" }, "Enter"),
+      " ",
+      el("button", { type: "button", id: "fame-decline", onclick: () => answer(null) }, "No thanks"),
+      error,
+    );
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      answer(input.value);
+    });
+    fame.replaceChildren(form);
+    input.focus();
+  }
+
   function render(state) {
     if (page.state && state.version < page.state.version) return;
     const previous = page.state;
@@ -290,6 +355,7 @@ export function showTable(main, id) {
     drawDice();
     drawSheets();
     drawLog();
+    drawFame();
   }
 
   async function identify() {

@@ -1,0 +1,35 @@
+// The Hall of Fame: the ten best game totals kept by this server.
+
+import { hall } from "./api.js";
+import { el } from "./dom.js";
+
+export async function showHall(main) {
+  try {
+    const entries = await hall();
+    const body = entries.length
+      ? el(
+          "table",
+          { class: "sheet hall", id: "hall" },
+          el("thead", {}, el("tr", {}, ["#", "Name", "Total", "Date", "Players"].map((h) => el("th", { scope: "col" }, h)))),
+          el(
+            "tbody",
+            {},
+            entries.map((entry) =>
+              el(
+                "tr",
+                {},
+                el("td", {}, entry.rank),
+                el("td", { class: "player-name" }, entry.name),
+                el("td", {}, entry.total),
+                el("td", {}, new Date(entry.date).toLocaleDateString()),
+                el("td", {}, entry.players),
+              ),
+            ),
+          ),
+        )
+      : el("p", { id: "hall" }, "No one is in the Hall of Fame yet.");
+    main.replaceChildren(el("h1", {}, "Hall of Fame"), body);
+  } catch (failure) {
+    main.replaceChildren(el("p", { class: "error" }, failure.message));
+  }
+}

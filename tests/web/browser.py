@@ -1,0 +1,59 @@
+"""The web app served by uvicorn on 127.0.0.1 in a background thread, and Debian's Chromium to drive it."""
+
+from __future__ import annotations
+
+import random
+import socket
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import uvicorn
+from playwright.sync_api import Browser, sync_playwright
+
+from kismet_dice.web import create_app
+
+CHROMIUM = "/usr/bin/chromium"
+# Without these, Chromium's own background connections hang on a closed network.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@contextmanager
+def served(home: Path, seed: int) -> Iterator[str]:
+    """The app on a free port of 127.0.0.1, with repeatable dice; yields its address."""
+    listening = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listening.bind(("127.0.0.1", 0))
+    port = listening.getsockname()[1]
+    app = create_app(home, random.Random(seed))
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [listening]}, daemon=True)
+    thread.start()
+    ready = threading.Event()
+    while not server.started and thread.is_alive():
+        ready.wait(0.05)
+    assert server.started, "the server did not start"
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join()
+        listening.close()
+
+
+@contextmanager
+def chromium() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()

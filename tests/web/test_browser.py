@@ -1,0 +1,148 @@
+"""The web table in a real browser: a whole solo game by clicking, and two seats playing live."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.web.browser import chromium, served
+
+SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "web-table.png"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with chromium() as browser:
+        yield browser
+
+
+def no_page_errors(page: Page) -> list[str]:
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    return errors
+
+
+def settled(page: Page) -> None:
+    """Wait until the page's last action has its answer (a page takes one action at a time)."""
+    expect(page.locator("body")).to_have_attribute("data-busy", "no")
+
+
+def score_first_open_box(page: Page, seat: int) -> str:
+    """Click the first box the dice can go in; a box that would score zero asks to be clicked again."""
+    settled(page)
+    option = page.locator(f"#sheet td[data-seat='{seat}'] button.option").first
+    box = option.locator("xpath=..").get_attribute("data-box")
+    assert box is not None
+    button = page.locator(f"#sheet td[data-seat='{seat}'][data-box='{box}'] button.option")
+    zero = button.inner_text() == "0"
+    button.click()
+    if zero:
+        expect(button).to_have_class(re.compile("confirm"))
+        expect(page.locator("#status")).to_contain_text("would score 0")
+        button.click()
+    expect(page.locator(f"#sheet td[data-seat='{seat}'][data-box='{box}'] .entry")).to_have_count(1)
+    return box
+
+
+def test_a_whole_solo_game_by_clicking_to_the_hall_of_fame(browser: Browser, tmp_path: Path) -> None:
+    with served(tmp_path, seed=3) as address:
+        page = browser.new_page()
+        errors = no_page_errors(page)
+        page.goto(address + "/")
+        page.fill(".seat-name", "Ann")
+        page.click("#start")
+        expect(page.locator("#role")).to_contain_text("You play Ann")
+        expect(page.locator("body")).to_have_attribute("data-live", "yes")
+        for turn in range(15):
+            expect(page.locator("#turn")).to_contain_text(f"Round {turn + 1} · Your turn")
+            page.click("#roll")
+            expect(page.locator("#dice .die")).to_have_count(5)
+            if turn % 3 == 0:
+                # Hold the first die and roll the rest: it keeps its face.
+                face = page.locator("#dice .die").first.get_attribute("data-face")
+                settled(page)
+                page.locator("#dice .die").first.click()
+                expect(page.locator("#dice .die").first).to_have_attribute("aria-pressed", "true")
+                page.click("#roll")
+                expect(page.locator("#roll")).to_contain_text("1 left")
+                expect(page.locator("#dice .die").first).to_have_attribute("data-face", face or "")
+            score_first_open_box(page, 0)
+            expect(page.locator("#dice .die")).to_have_count(0)
+        expect(page.locator("#turn")).to_contain_text("Game over: Ann wins with")
+        total = page.locator("#sheet .total").inner_text()
+        expect(page.locator("#fame-form")).to_be_visible()
+        page.fill("#fame-name", "Ann the Bold")
+        page.click("#fame-enter")
+        result = page.locator("#fame-result")
+        expect(result).to_contain_text("Ann the Bold enters the Hall of Fame at number 1")
+        page.click("#fame-result a")
+        expect(page.locator("#hall tbody tr")).to_have_count(1)
+        expect(page.locator("#hall tbody tr td").nth(1)).to_have_text("Ann the Bold")
+        expect(page.locator("#hall tbody tr td").nth(2)).to_have_text(total)
+        assert errors == []
+
+
+def test_two_seats_in_two_browsers_see_each_others_moves_live(browser: Browser, tmp_path: Path) -> None:
+    with served(tmp_path, seed=11) as address:
+        ann_context = browser.new_context(viewport={"width": 820, "height": 1000})
+        bob_context = browser.new_context(viewport={"width": 820, "height": 1000})
+        ann = ann_context.new_page()
+        errors = no_page_errors(ann)
+        ann.goto(address + "/")
+        ann.fill(".seat-name", "Ann")
+        ann.click("#add-seat")
+        ann.locator(".seat-name").nth(1).fill("<b>Bob</b>")
+        ann.click("#start")
+        link = ann.locator("input.invitation[data-seat='1']").input_value()
+        assert "#seat=" in link
+        bob = bob_context.new_page()
+        errors += no_page_errors(bob)
+        bob.goto(link)
+        watcher = bob_context.new_page()
+        watcher.goto(link.split("#", 1)[0])
+        for page in (ann, bob, watcher):
+            expect(page.locator("body")).to_have_attribute("data-live", "yes")
+        expect(bob.locator("#role")).to_have_text(re.compile(r"^You play <b>Bob</b>\."))
+        expect(watcher.locator("#role")).to_contain_text("watching")
+        # The name is text on every page, never markup.
+        for page in (ann, bob):
+            expect(page.locator("#sheet thead .player-name").nth(1)).to_have_text("<b>Bob</b>")
+            expect(page.locator("#sheet thead b")).to_have_count(0)
+
+        pages = {0: ann, 1: bob}
+        first = 0 if "Your turn" in ann.locator("#turn").inner_text() else 1
+        for turn in range(4):
+            seat = (first + turn) % 2
+            player, other = pages[seat], pages[1 - seat]
+            expect(player.locator("#turn")).to_contain_text("Your turn")
+            expect(other.locator("#roll")).to_be_disabled()
+            player.keyboard.press("r")
+            settled(player)
+            expect(other.locator("#dice .die")).to_have_count(5)
+            faces = player.locator("#dice .die").evaluate_all("dice => dice.map(d => d.dataset.face)")
+            expect(other.locator("#dice .die").first).to_have_attribute("data-face", faces[0])
+            assert other.locator("#dice .die").evaluate_all("dice => dice.map(d => d.dataset.face)") == faces
+            # Keys as in the terminal game: 2 holds the second die, space rolls the rest.
+            player.keyboard.press("2")
+            expect(player.locator("#dice .die").nth(1)).to_have_attribute("aria-pressed", "true")
+            player.keyboard.press(" ")
+            settled(player)
+            expect(other.locator("#log li").first).to_contain_text("(holding 2)")
+            expect(watcher.locator("#log li").first).to_contain_text("(holding 2)")
+            if turn == 3:
+                player.screenshot(path=str(SCREENSHOT), full_page=True)
+            # Arrow down to the second open box and Enter; a zero asks for Enter once more.
+            player.keyboard.press("ArrowDown")
+            box = player.locator("#sheet tr.selected").get_attribute("data-box")
+            player.keyboard.press("Enter")
+            if player.locator("#sheet button.option.confirm").count():
+                player.keyboard.press("Enter")
+            for page in (other, watcher):
+                entry = page.locator(f"#sheet td[data-seat='{seat}'][data-box='{box}'] .entry")
+                expect(entry).to_have_count(1)
+        assert errors == []
+        assert SCREENSHOT.stat().st_size > 10_000
