@@ -46,6 +46,12 @@ def register(subparsers: Any) -> None:
 
 
 def run_play(options: argparse.Namespace) -> int:
+    if not options.plain:
+        from kismet_dice.tui import KismetApp
+
+        rng = random.Random(options.seed) if options.seed is not None else None
+        KismetApp(rng=rng).run()
+        return 0
     table = PlainTable(sys.stdin, sys.stdout)
     rng = random.Random(options.seed) if options.seed is not None else None
     house_rules = HouseRules(zero_kismet_counts=options.zero_kismet_counts)
