@@ -6,7 +6,7 @@ from kismet_dice.game import ScriptedDice, SecondKismet
 from kismet_dice.rules import Box
 from kismet_dice.session import Seat, Setup
 from kismet_dice.tui import KismetApp
-from kismet_dice.tui.screens.dialogs import ConfirmScreen, NoticeScreen
+from kismet_dice.tui.screens.dialogs import ConfirmScreen, NoticeScreen, RollOffScreen
 from kismet_dice.tui.screens.end import EndScreen
 from kismet_dice.tui.screens.start import StartScreen
 from kismet_dice.tui.screens.table import TableScreen
@@ -96,6 +96,8 @@ async def test_second_kismet_is_announced_and_moves_the_lead() -> None:
     app = KismetApp(rng=ScriptedDice(faces), pace=0, setup=setup)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("enter")
+        assert isinstance(app.screen, RollOffScreen)
+        await pilot.press("enter")
         await pilot.press("space", KEY_OF_BOX[Box.KISMET])  # Ann
         await pilot.press("space", KEY_OF_BOX[Box.YARBOROUGH])  # Bob
         await pilot.press("space", KEY_OF_BOX[Box.YARBOROUGH])  # Cid
@@ -142,3 +144,18 @@ async def test_quitting_asks_first() -> None:
         await pilot.press("q", "y")
         await pilot.pause()
         assert not app.is_running
+
+
+async def test_the_roll_off_is_shown_with_its_dice() -> None:
+    setup = Setup((Seat("Ann"), Seat("Bob"), Seat("Cid")))
+    app = KismetApp(rng=ScriptedDice([5, 5, 2, 3, 6]), pace=0, setup=setup)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("enter")
+        assert isinstance(app.screen, RollOffScreen)
+        labels = [str(label.render()) for label in app.screen.query("Label")]
+        assert "Ann and Bob tie, and roll again:" in labels
+        assert "Bob begins. Play moves to the left." in labels
+        assert len(app.screen.query(".roll-off .die")) == 5  # three dice, then two
+        await pilot.press("enter")
+        assert isinstance(app.screen, TableScreen)
+        assert app.screen.session.game.current_player == 1

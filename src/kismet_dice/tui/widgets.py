@@ -31,7 +31,7 @@ PIP_COLOURS = {Colour.BLACK: "#111111", Colour.RED: "#c62828", Colour.GREEN: "#1
 FACE_COLOUR = "#f4efe1"
 
 
-def die_face(face: int | None, position: int, held: bool) -> Text:
+def die_face(face: int | None, position: int, held: bool, *, label: bool = True) -> Text:
     """The pips of ``face`` in their colour on a light face (blank before a roll), then a label.
 
     The label gives the die's position (its key) and its colour letter, bracketed when held,
@@ -42,10 +42,12 @@ def die_face(face: int | None, position: int, held: bool) -> Text:
         grid[row][column] = "●"
     pips = f"bold {PIP_COLOURS[colour_of(face)]} on {FACE_COLOUR}" if face else f"on {FACE_COLOUR}"
     letter = colour_of(face).letter if face else " "
-    label = f"[{position + 1} {letter}]" if held else f" {position + 1} {letter} "
+    tag = f"[{position + 1} {letter}]" if held else f" {position + 1} {letter} "
     text = Text("\n".join("".join(row) for row in grid), style=pips)
+    if not label:
+        return text
     text.append("\n")
-    text.append(label, style="bold reverse" if held else "bold")
+    text.append(tag, style="bold reverse" if held else "bold")
     return text
 
 

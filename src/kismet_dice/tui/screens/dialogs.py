@@ -13,6 +13,7 @@ from textual.widgets import Button, Input, Label, Markdown, Static
 
 from kismet_dice.game import check_name
 from kismet_dice.rules import IllegalAction
+from kismet_dice.tui.widgets import die_face
 
 
 class ConfirmScreen(ModalScreen[bool]):
@@ -101,6 +102,39 @@ class RulesScreen(ModalScreen[None]):
         text = resources.files("kismet_dice").joinpath("RULES.md").read_text(encoding="utf-8")
         with VerticalScroll(id="rules"):
             yield Markdown(text)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class RollOffScreen(ModalScreen[None]):
+    """The roll-off for the first player: every round of it, with its dice."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,space,escape", "close", "Play")]
+
+    def __init__(self, names: tuple[str, ...], rounds: tuple[tuple[tuple[int, int], ...], ...], first: int):
+        super().__init__(classes="dialog-screen")
+        self.names = names
+        self.rounds = rounds
+        self.first = first
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label("Who begins? Everyone rolls one die.", classes="dialog-title")
+            for number, faces in enumerate(self.rounds):
+                if number:
+                    tied = " and ".join(self.names[seat] for seat, _ in faces)
+                    yield Label(f"{tied} tie, and roll again:")
+                with Horizontal(classes="roll-off"):
+                    for seat, face in faces:
+                        with Vertical(classes="roll-off-seat"):
+                            yield Static(die_face(face, seat, False, label=False), classes="die")
+                            yield Label(self.names[seat][:10])
+            yield Label(f"{self.names[self.first]} begins. Play moves to the left.", classes="dialog-title")
+            yield Button("Play (enter)", id="ok", variant="primary")
+
+    def on_button_pressed(self) -> None:
+        self.dismiss(None)
 
     def action_close(self) -> None:
         self.dismiss(None)

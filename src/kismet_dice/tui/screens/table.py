@@ -13,7 +13,7 @@ from textual.widgets import DataTable, Footer, Header, RichLog
 from kismet_dice.game import Roll, Rolled, RollOff, Score, Scored, SecondKismet
 from kismet_dice.rules import Box, IllegalAction, describe
 from kismet_dice.session import Session
-from kismet_dice.tui.screens.dialogs import ConfirmScreen, NoticeScreen, RulesScreen
+from kismet_dice.tui.screens.dialogs import ConfirmScreen, NoticeScreen, RollOffScreen, RulesScreen
 from kismet_dice.tui.widgets import BOX_OF_KEY, DiceTray, DieView, SheetView, Status
 
 
@@ -58,7 +58,12 @@ class TableScreen(Screen[None]):
         self.title = "Kismet"
         self.query_one(SheetView).focus()
         self.redraw()
+        game = self.session.game
+        fresh = not any(isinstance(event, (Rolled, Scored)) for event in game.history)
         self._tell_new_events()
+        if fresh and len(game.names) > 1:
+            rounds = tuple(event.faces for event in game.history if isinstance(event, RollOff))
+            self.app.push_screen(RollOffScreen(game.names, rounds, game.first_player))
         self.schedule_computer()
 
     # --- drawing ------------------------------------------------------------------------
