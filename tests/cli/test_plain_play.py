@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import pytest
 
@@ -78,7 +79,9 @@ def test_end_of_input_ends_the_game_cleanly(
 ) -> None:
     status, out, err = play_command("1 2\n", ["--seed", "5", "Ann", "Bob"], monkeypatch, capsys)
     assert status == 0 and err == ""
-    assert out.rstrip().endswith("Input ended; the game stops here.")
+    assert out.rstrip().endswith(
+        "Input ended; the game stops here.\nIt is saved: run kismet play again to resume it."
+    )
 
 
 def test_names_are_asked_when_not_given(
@@ -91,12 +94,15 @@ def test_names_are_asked_when_not_given(
 
 
 def test_a_seed_makes_the_whole_game_repeatable(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     # Score the boxes top to bottom; a "y" after each answers a zero's confirmation, or is
     # taken as a bad keep answer on the next turn and hinted at: the same either way.
     typed = "".join(f"s\n{number}\ny\n" for number in range(1, 16))
+    # Each game in a fresh home, so the second does not meet the first in the Hall of Fame.
+    monkeypatch.setenv("KISMET_HOME", str(tmp_path / "first"))
     first = play_command(typed, ["--seed", "42", "Solo"], monkeypatch, capsys)
+    monkeypatch.setenv("KISMET_HOME", str(tmp_path / "second"))
     second = play_command(typed, ["--seed", "42", "Solo"], monkeypatch, capsys)
     assert first == second
     assert "The game is over." in first[1]

@@ -105,7 +105,8 @@ def test_a_failing_dice_source_leaves_the_game_as_it_was() -> None:
 @pytest.mark.parametrize(
     ("names", "message"),
     [([], "at least one"), (["Ann", "Ann"], "share"), ([""], "empty"), (["x" * 25], "at most 24"),
-     (["A\tB"], "control"), ("Ann", "list of names"), ([3], "text")],
+     (["A\tB"], "control"), (["A\u2028B"], "plain spaces"), (["A\u00a0B"], "plain spaces"),
+     ("Ann", "list of names"), ([3], "text")],
 )  # fmt: skip
 def test_bad_players_are_refused(names: object, message: str) -> None:
     with pytest.raises(IllegalAction, match=message):

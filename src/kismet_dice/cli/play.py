@@ -10,12 +10,14 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
 from kismet_dice.cli.errors import UserError
-from kismet_dice.game import Game, HouseRules, RollOff, SecondKismet, check_name
+from kismet_dice.cli.saving import GameSaver, open_storage, warn
+from kismet_dice.game import DiceSource, Game, HouseRules, RollOff, SecondKismet, check_name
 from kismet_dice.rules import Box, IllegalAction, Sheet, describe
+from kismet_dice.storage import SavedGame, SavedGameError, Storage, StorageError
 
 KEEP_HINT = (
     "Type the positions of the dice to keep (1-5, like '1 3' or '13'), "
@@ -52,18 +54,35 @@ def run_play(options: argparse.Namespace) -> int:
         rng = random.Random(options.seed) if options.seed is not None else None
         KismetApp(rng=rng).run()
         return 0
-    table = PlainTable(sys.stdin, sys.stdout)
     rng = random.Random(options.seed) if options.seed is not None else None
     house_rules = HouseRules(zero_kismet_counts=options.zero_kismet_counts)
+    storage = open_storage()
+    saver = GameSaver(storage)
+    table = PlainTable(sys.stdin, sys.stdout, after_action=saver)
     try:
-        names = options.names or table.ask_names()
-        try:
-            game = Game(names, rng=rng, house_rules=house_rules)
-        except IllegalAction as error:
-            raise UserError(str(error)) from None
+        # Names on the command line mean a new game; without them, unfinished games are offered.
+        resumed = None if options.names else table.choose_saved_game(storage, rng)
+        if resumed is not None:
+            saver.saved, game = resumed
+            table.say(f"Resuming: {saver.saved.describe()}.")
+        else:
+            names = options.names or table.ask_names()
+            try:
+                game = Game(names, rng=rng, house_rules=house_rules)
+            except IllegalAction as error:
+                raise UserError(str(error)) from None
         table.play(game)
+        saved = saver.saved
+        computer = saved.computer if saved is not None else (False,) * len(game.names)
+        table.enter_hall_of_fame(storage, game, computer, assisted=saved is not None and saved.assisted)
     except EndOfInput:
         table.say("\nInput ended; the game stops here.")
+        if saver.saved is not None and not saver.failed:
+            table.say("It is saved: run kismet play again to resume it.")
+    except StorageError as error:
+        raise UserError(str(error)) from None
+    finally:
+        storage.close()
     return 0
 
 
@@ -126,8 +145,9 @@ class PlainTable:
         name = game.names[seat]
         self.say()
         self.say(f"Round {game.round}: {name}'s turn ({game.total(seat)} points so far).")
-        game.roll()
-        self._after_action(game)
+        if not game.dice:  # a resumed game may stop in the middle of a turn, dice on the table
+            game.roll()
+            self._after_action(game)
         while True:
             self.show_dice(game)
             if game.rolls_left and self.keep_or_score(game):
@@ -226,6 +246,71 @@ class PlainTable:
         for penalty in event.penalties:
             self.say(f"  {game.names[penalty.seat]} loses a turn: 0 in {penalty.box.label}.")
         self.say(f"The rest of the round is skipped; {name} leads from now on.")
+
+    # --- saved games and the Hall of Fame --------------------------------------------
+
+    def choose_saved_game(self, storage: Storage, rng: DiceSource | None) -> tuple[SavedGame, Game] | None:
+        """List the unfinished games and let the person pick one; ``None`` for a new game."""
+        listing = storage.games.unfinished()
+        for broken in listing.unreadable:
+            warn(f"skipping {broken.reason}")
+        if not listing.games:
+            return None
+        self.say("Unfinished games:")
+        for number, saved in enumerate(listing.games, 1):
+            self.say(f"  {number}. {saved.describe()}; saved {saved.saved.astimezone():%Y-%m-%d %H:%M}")
+        count = len(listing.games)
+        while True:
+            answer = self.ask(f"Resume which game? (1-{count}, or Enter for a new game) ")
+            if answer.lower() in ("", "n", "new"):
+                return None
+            if answer.isdigit() and 1 <= int(answer) <= count:
+                try:
+                    return storage.games.load(listing.games[int(answer) - 1].id, rng)
+                except SavedGameError as error:
+                    self.say(f"{error}. Pick another, or press Enter for a new game.")
+                    continue
+            self.say(f"Type a number from 1 to {count}, or press Enter for a new game.")
+
+    def enter_hall_of_fame(
+        self, storage: Storage, game: Game, computer: Sequence[bool], *, assisted: bool
+    ) -> None:
+        """Ask each human player whose total qualifies for a name, best total first, and enter it."""
+        if assisted:
+            self.say("The computer gave advice in this game, so it does not enter the Hall of Fame.")
+            return
+        players = len(game.names)
+        # Best first (seating order on a tie), so a lesser total never pushes out a better one.
+        seats = sorted((seat for seat in range(players) if not computer[seat]), key=lambda s: -game.total(s))
+        try:
+            for seat in seats:
+                total = game.total(seat)
+                if not storage.hall.qualifies(total):
+                    continue
+                name = self.ask_hall_name(game.names[seat], total)
+                entry = storage.hall.submit(name, total, players=players, computer=False, assisted=False)
+                if entry is None:
+                    self.say(f"Meanwhile other games filled the Hall of Fame; {total} no longer makes it.")
+                else:
+                    self.say(f"{entry.name} enters the Hall of Fame at number {entry.rank} with {total}.")
+        except StorageError as error:
+            raise UserError(str(error)) from None
+
+    def ask_hall_name(self, player: str, total: int) -> str:
+        """A checked Hall of Fame name; Enter, or the end of input, takes the player's name."""
+        question = f"{player}, {total} enters the Hall of Fame! Name for the list (Enter for {player}): "
+        while True:
+            try:
+                answer = self.ask(question)
+            except EndOfInput:
+                self.say()
+                return player
+            if not answer:
+                return player
+            try:
+                return check_name(answer)
+            except IllegalAction as error:
+                self.say(f"{error}. Try again.")
 
     # --- sheets and the end ----------------------------------------------------------
 

@@ -53,6 +53,9 @@ def check_name(name: object) -> str:
         raise IllegalAction(f"a player's name has at most {MAX_NAME_LENGTH} characters")
     if any(unicodedata.category(char)[0] == "C" for char in trimmed):
         raise IllegalAction("a player's name cannot hold control characters")
+    # Line and paragraph separators and odd spaces would break a one-line sheet or list.
+    if any(unicodedata.category(char)[0] == "Z" and char != " " for char in trimmed):
+        raise IllegalAction("a player's name can hold only plain spaces between its words")
     return trimmed
 
 

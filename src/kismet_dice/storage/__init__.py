@@ -1,0 +1,100 @@
+"""Durable local storage for every interface: the Hall of Fame and saved games, in one SQLite file.
+
+Imports only :mod:`kismet_dice.rules` and :mod:`kismet_dice.game`. Open it with
+:meth:`Storage.open`; the file is ``$KISMET_HOME/kismet.sqlite3``, or ``kismet.sqlite3`` in the
+user data directory for "kismet-dice" when ``KISMET_HOME`` is not set.
+
+>>> import tempfile
+>>> from kismet_dice.game import Game, ScriptedDice
+>>> with tempfile.TemporaryDirectory() as home, Storage.open(home) as storage:
+...     game = Game(["Ann"], rng=ScriptedDice([3, 6, 6, 6, 6, 6]))
+...     saved = storage.games.start(game)
+...     _ = game.roll()
+...     saved = storage.games.save(saved.id, game)
+...     [summary.describe() for summary in storage.games.unfinished().games]
+...     storage.hall.submit("Ann", 80, players=1, computer=False, assisted=False).rank
+['Ann has 0; round 1, Ann to play']
+1
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kismet_dice.storage.database import (
+    APP_NAME,
+    FILE_NAME,
+    HOME_VARIABLE,
+    SCHEMA_VERSION,
+    Database,
+    MovedAside,
+    data_directory,
+    database_path,
+)
+from kismet_dice.storage.errors import NotEligible, SavedGameError, StorageError
+from kismet_dice.storage.hall import HALL_SIZE, HallEntry, HallOfFame, qualifies
+from kismet_dice.storage.saved_games import SavedGame, SavedGames, UnfinishedGames, UnreadableGame
+
+
+class Storage:
+    """The Hall of Fame and the saved games of one database file.
+
+    ``moved_aside`` is set when a damaged file was found and moved away on opening: an
+    interface should tell the person (:attr:`MovedAside.message`). One object serves one thread.
+    """
+
+    def __init__(self, database: Database) -> None:
+        self.database = database
+        self.hall = HallOfFame(database)
+        self.games = SavedGames(database)
+
+    @classmethod
+    def open(cls, home: Path | str | None = None) -> Storage:
+        """Open the storage in directory ``home`` (default :func:`data_directory`), creating it.
+
+        Raises :class:`StorageError` when that place cannot be written.
+        """
+        path = database_path() if home is None else Path(home) / FILE_NAME
+        return cls(Database.open(path))
+
+    @property
+    def path(self) -> Path:
+        """The database file."""
+        return self.database.path
+
+    @property
+    def moved_aside(self) -> MovedAside | None:
+        return self.database.moved_aside
+
+    def close(self) -> None:
+        self.database.close()
+
+    def __enter__(self) -> Storage:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+__all__ = [
+    "APP_NAME",
+    "FILE_NAME",
+    "HALL_SIZE",
+    "HOME_VARIABLE",
+    "SCHEMA_VERSION",
+    "Database",
+    "HallEntry",
+    "HallOfFame",
+    "MovedAside",
+    "NotEligible",
+    "SavedGame",
+    "SavedGameError",
+    "SavedGames",
+    "Storage",
+    "StorageError",
+    "UnfinishedGames",
+    "UnreadableGame",
+    "data_directory",
+    "database_path",
+    "qualifies",
+]

@@ -1,0 +1,272 @@
+"""Saved games: saving after every action, loading, finishing, flags, and records that fail to replay."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from kismet_dice.game import Game
+from kismet_dice.storage import SavedGameError, Storage
+from tests.storage.gameplay import take_turn_step
+
+
+def new_game(seed: int = 7, names: tuple[str, ...] = ("Ann", "Bob")) -> Game:
+    return Game(list(names), rng=random.Random(seed))
+
+
+def actions(record: str) -> list[object]:
+    return list(json.loads(record)["actions"])
+
+
+def test_a_game_saved_after_each_action_loads_as_it_was(storage: Storage) -> None:
+    game = new_game()
+    saved = storage.games.start(game)
+    for _ in range(11):  # ends in the middle of a turn, with dice on the table
+        take_turn_step(game)
+        saved = storage.games.save(saved.id, game)
+    assert game.dice
+    summary, loaded = storage.games.load(saved.id, rng=random.Random(1))
+    assert loaded.to_json() == game.to_json()
+    assert (loaded.dice, loaded.rolls_left, loaded.current_player) == (
+        game.dice,
+        game.rolls_left,
+        game.current_player,
+    )
+    assert summary.names == ("Ann", "Bob")
+    assert summary.totals == (game.total(0), game.total(1))
+    assert summary.round == game.round
+    assert storage.games.unfinished().games == (summary,)
+
+
+def test_unfinished_games_are_listed_latest_first(storage: Storage) -> None:
+    first = storage.games.start(new_game(1, ("Ann",)))
+    second = storage.games.start(new_game(2, ("Bob", "Cy")))
+    listed = storage.games.unfinished()
+    assert [game.id for game in listed.games] == [second.id, first.id]
+    assert listed.unreadable == ()
+
+
+def test_a_finished_game_is_marked_and_no_longer_offered(storage: Storage) -> None:
+    game = new_game(3, ("Ann",))
+    saved = storage.games.start(game)
+    while not game.is_over:
+        take_turn_step(game)
+        saved = storage.games.save(saved.id, game)
+    assert saved.current_player is None
+    assert storage.games.unfinished().games == ()
+    with pytest.raises(SavedGameError, match="over"):
+        storage.games.load(saved.id)
+    with pytest.raises(SavedGameError, match="over"):
+        storage.games.save(saved.id, game)
+
+
+def test_computer_seats_and_the_assisted_mark_are_kept(storage: Storage) -> None:
+    game = new_game()
+    saved = storage.games.start(game, computer=[False, True])
+    assert saved.humans == (0,)
+    assert not saved.assisted
+    take_turn_step(game)
+    assert storage.games.save(saved.id, game, assisted=True).assisted
+    take_turn_step(game)
+    # Saving without the flag does not take the mark away.
+    assert storage.games.save(saved.id, game).assisted
+    summary, _ = storage.games.load(saved.id)
+    assert (summary.computer, summary.assisted) == ((False, True), True)
+
+    other = storage.games.start(new_game(4, ("Cy",)))
+    storage.games.mark_assisted(other.id)
+    assert storage.games.load(other.id)[0].assisted
+
+
+def test_flags_and_players_must_match_the_game(storage: Storage) -> None:
+    with pytest.raises(ValueError, match="computer flags"):
+        storage.games.start(new_game(), computer=[True])
+    saved = storage.games.start(new_game())
+    with pytest.raises(SavedGameError, match="other players"):
+        storage.games.save(saved.id, new_game(5, ("Ann", "Zed")))
+    with pytest.raises(SavedGameError, match="no saved game"):
+        storage.games.save(saved.id + 100, new_game())
+    assert storage.games.discard(saved.id)
+    assert not storage.games.discard(saved.id)
+
+
+def test_a_record_that_fails_to_replay_is_reported_skipped_and_kept(storage: Storage) -> None:
+    good = storage.games.start(new_game(8, ("Ann",)))
+    game = new_game(9, ("Bob",))
+    bad = storage.games.start(game)
+    for _ in range(3):  # roll, roll, score
+        take_turn_step(game)
+    storage.games.save(bad.id, game)
+    record = json.loads(game.to_json())
+    record["actions"][-1]["points"] += 1  # claims a point the dice never scored
+    tampered = json.dumps(record)
+    raw = sqlite3.connect(storage.path)
+    raw.execute("UPDATE saved_game SET record = ? WHERE id = ?", (tampered, bad.id))
+    raw.commit()
+    raw.close()
+
+    listed = storage.games.unfinished()
+    assert [g.id for g in listed.games] == [good.id]
+    [unreadable] = listed.unreadable
+    assert unreadable.id == bad.id
+    assert "scores" in unreadable.reason
+    with pytest.raises(SavedGameError, match=f"saved game {bad.id}"):
+        storage.games.load(bad.id)
+    # Reported, never repaired or deleted behind the person's back.
+    assert storage.database.read("SELECT record FROM saved_game WHERE id = ?", (bad.id,)) == [(tampered,)]
+
+
+@pytest.mark.parametrize(
+    ("column", "value"),
+    [("record", "{not json"), ("record", '{"format": "something else"}'), ("computer", "[false, 3]")],
+)
+def test_other_broken_rows_are_skipped_too(storage: Storage, column: str, value: str) -> None:
+    saved = storage.games.start(new_game(10, ("Ann",)))
+    storage.database.write(
+        lambda connection: connection.execute(
+            f"UPDATE saved_game SET {column} = ? WHERE id = ?", (value, saved.id)
+        )
+    )
+    listed = storage.games.unfinished()
+    assert listed.games == ()
+    assert [u.id for u in listed.unreadable] == [saved.id]
+
+
+class Interrupted(Exception):
+    pass
+
+
+def test_a_write_interrupted_half_way_leaves_the_last_complete_action(storage: Storage) -> None:
+    game = new_game()
+    saved = storage.games.start(game)
+    for _ in range(4):
+        take_turn_step(game)
+        storage.games.save(saved.id, game)
+    before = game.to_json()
+
+    def half_a_save(connection: sqlite3.Connection) -> None:
+        connection.execute("UPDATE saved_game SET record = ? WHERE id = ?", ('{"actions": [', saved.id))
+        raise Interrupted
+
+    with pytest.raises(Interrupted):
+        storage.database.write(half_a_save)
+    assert storage.games.load(saved.id)[1].to_json() == before
+
+
+TESTS = Path(__file__).parent
+
+# Saves a game, then starts another save by hand and waits, mid-transaction, to be killed.
+KILLED_MID_WRITE = """
+import random, sys, time
+sys.path.insert(0, sys.argv[1])
+from tests.storage.gameplay import take_turn_step
+from kismet_dice.game import Game
+from kismet_dice.storage import Storage
+
+storage = Storage.open()
+game = Game(["Ann", "Bob"], rng=random.Random(11))
+saved = storage.games.start(game)
+for _ in range(5):
+    take_turn_step(game)
+    storage.games.save(saved.id, game)
+
+def hang(connection):
+    # Large enough to spill pages into the WAL file before the commit that never comes.
+    connection.execute("UPDATE saved_game SET record = ? WHERE id = ?", ("x" * 5_000_000, saved.id))
+    print("writing", flush=True)
+    time.sleep(120)
+
+storage.database.write(hang)
+"""
+
+# Plays game after game, saving after every action, until killed; reports each completed save.
+KILLED_WHILE_PLAYING = """
+import random, sys
+sys.path.insert(0, sys.argv[1])
+from tests.storage.gameplay import take_turn_step
+from kismet_dice.game import Game
+from kismet_dice.storage import Storage
+
+storage = Storage.open()
+saves = 0
+for number in range(1000):
+    game = Game(["Ann", "Bob"], rng=random.Random(int(sys.argv[2]) + number))
+    saved = storage.games.start(game)
+    while not game.is_over:
+        take_turn_step(game)
+        storage.games.save(saved.id, game)
+        saves += 1
+        print(saves, flush=True)
+"""
+
+
+def run_child(script: str, home: Path, *arguments: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-c", script, str(TESTS), *arguments],
+        env={**os.environ, "KISMET_HOME": str(home)},
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+
+
+def test_a_process_killed_in_the_middle_of_writing_a_game(home: Path) -> None:
+    child = run_child(KILLED_MID_WRITE, home)
+    assert child.stdout is not None
+    assert child.stdout.readline() == "writing\n"
+    child.send_signal(signal.SIGKILL)
+    child.wait(timeout=30)
+    assert child.returncode == -signal.SIGKILL
+
+    expected = Game(["Ann", "Bob"], rng=random.Random(11))
+    for _ in range(5):
+        take_turn_step(expected)
+    with Storage.open() as storage:
+        assert storage.moved_aside is None
+        [summary] = storage.games.unfinished().games
+        assert storage.games.load(summary.id)[1].to_json() == expected.to_json()
+
+
+def whole_game(seed: int) -> list[object]:
+    game = Game(["Ann", "Bob"], rng=random.Random(seed))
+    while not game.is_over:
+        take_turn_step(game)
+    return actions(game.to_json())
+
+
+@pytest.mark.parametrize("kill_after", [17, 95, 260])
+def test_a_process_killed_at_any_moment_of_play(home: Path, kill_after: int) -> None:
+    seed = 1000 * kill_after
+    child = run_child(KILLED_WHILE_PLAYING, home, str(seed))
+    assert child.stdout is not None
+    reported = 0
+    while reported < kill_after:
+        reported = int(child.stdout.readline())
+    # The child does not wait: it is somewhere in its next saves, maybe in the middle of one.
+    child.send_signal(signal.SIGKILL)
+    child.wait(timeout=30)
+
+    with Storage.open() as storage:
+        rows = storage.database.read("SELECT id, record, finished FROM saved_game ORDER BY id")
+        unfinished = storage.games.unfinished()
+        assert unfinished.unreadable == ()
+        for game in unfinished.games:
+            storage.games.load(game.id)
+    assert rows
+    stored = 0
+    for number, (_, record, finished) in enumerate(rows):
+        done = actions(record)
+        expected = whole_game(seed + number)
+        # Each game exactly as played, action for action, up to its last complete save.
+        assert done == expected[: len(done)]
+        assert (finished is not None) == (len(done) == len(expected))
+        stored += len(done)
+    assert stored >= reported
+    assert len(unfinished.games) <= 1
