@@ -8,12 +8,14 @@ interface plays through this one class; it holds no rules of its own.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from kismet_dice.game import Action, DiceSource, Game, HouseRules, Roll, Score, check_name
 from kismet_dice.rules import Box, Dice, IllegalAction
+from kismet_dice.storage import SavedGameError, Storage, StorageError
 
 LEVELS = ("easy", "medium", "hard")
 MAX_SEATS = 6
@@ -52,6 +54,21 @@ class Setup:
         if len({seat.name for seat in seats}) != len(seats):
             raise IllegalAction("two players cannot share a name")
         return Setup(seats, self.house_rules)
+
+    def to_json(self) -> str:
+        seats = [{"name": seat.name, "level": seat.level} for seat in self.seats]
+        return json.dumps({"seats": seats, "zero_kismet_counts": self.house_rules.zero_kismet_counts})
+
+    @classmethod
+    def from_json(cls, text: str) -> Setup:
+        """A set-up written by :meth:`to_json`; anything else raises :class:`IllegalAction`."""
+        try:
+            data = json.loads(text)
+            seats = tuple(Seat(str(seat["name"]), seat["level"]) for seat in data["seats"])
+            rules = HouseRules(zero_kismet_counts=bool(data["zero_kismet_counts"]))
+        except (ValueError, TypeError, KeyError) as error:
+            raise IllegalAction(f"not a set-up: {error}") from None
+        return Setup(seats, rules).checked()
 
 
 class ComputerPlayer(Protocol):
@@ -169,3 +186,63 @@ class Session:
         if isinstance(action, Score):
             self._hold = frozenset()
         self._after_action(self)
+
+
+# --- keeping games and the Hall of Fame ----------------------------------------------------
+
+
+class GameKeeper:
+    """Saves a session's game after every action; the first save creates the saved game.
+
+    If saving fails the game goes on unsaved: ``problem`` then says why, once, for the
+    interface to show. A full disk should not cost the game being played.
+    """
+
+    def __init__(self, storage: Storage, saved_id: int | None = None) -> None:
+        self.storage = storage
+        self.saved_id = saved_id
+        self.problem: str | None = None
+
+    def __call__(self, session: Session) -> None:
+        if self.problem is not None:
+            return
+        try:
+            if self.saved_id is None:
+                levels = [seat.level for seat in session.seats]
+                saved = self.storage.games.start(session.game, levels=levels, assisted=session.assisted)
+                self.saved_id = saved.id
+            else:
+                self.storage.games.save(self.saved_id, session.game, assisted=session.assisted)
+        except (StorageError, SavedGameError) as error:
+            self.problem = f"{error}; the game goes on but is no longer saved"
+
+
+def resume(
+    storage: Storage,
+    saved_id: int,
+    *,
+    computer: Callable[[str], ComputerPlayer],
+    rng: DiceSource | None = None,
+) -> tuple[Session, GameKeeper]:
+    """An unfinished saved game, ready to play on; raises :class:`SavedGameError`."""
+    saved, game = storage.games.load(saved_id, rng)
+    # A computer seat saved before levels were kept plays on at the best level.
+    seats = [
+        Seat(name, (saved.levels[number] if saved.levels else None) or ("hard" if flag else None))
+        for number, (name, flag) in enumerate(zip(saved.names, saved.computer, strict=True))
+    ]
+    keeper = GameKeeper(storage, saved.id)
+    session = Session(game, seats, computer=computer, assisted=saved.assisted, after_action=keeper)
+    return session, keeper
+
+
+def hall_candidates(session: Session, storage: Storage) -> tuple[int, ...]:
+    """The seats whose totals qualify for the Hall of Fame, best first (seating order on a tie).
+
+    None in an assisted game, and never a computer player.
+    """
+    game = session.game
+    if not game.is_over or session.assisted:
+        return ()
+    seats = sorted(session.humans, key=lambda seat: -game.total(seat))
+    return tuple(seat for seat in seats if storage.hall.qualifies(game.total(seat)))

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from textual.widgets import Input, Label
+
 from kismet_dice.game import ScriptedDice, SecondKismet
 from kismet_dice.rules import Box
 from kismet_dice.session import Seat, Setup
+from kismet_dice.storage import Storage
 from kismet_dice.tui import KismetApp
-from kismet_dice.tui.screens.dialogs import ConfirmScreen, NoticeScreen, RollOffScreen
+from kismet_dice.tui.app import SETUP_KEY
+from kismet_dice.tui.screens.dialogs import ConfirmScreen, NameScreen, NoticeScreen, RollOffScreen
 from kismet_dice.tui.screens.end import EndScreen
+from kismet_dice.tui.screens.hall import HallScreen
 from kismet_dice.tui.screens.start import StartScreen
 from kismet_dice.tui.screens.table import TableScreen
 from kismet_dice.tui.widgets import KEY_OF_BOX, SheetView
@@ -15,15 +20,18 @@ from tests.game.helpers import draws
 from tests.game.test_solo_game import TURNS
 
 
-def solo_app(faces: list[int], name: str = "Player") -> KismetApp:
-    return KismetApp(rng=ScriptedDice(faces), pace=0, setup=Setup((Seat(name),)))
+def make_app(storage: Storage, faces: list[int], *names: str) -> KismetApp:
+    """The app with every die scripted and, when names are given, that set-up remembered."""
+    if names:
+        storage.settings.put(SETUP_KEY, Setup(tuple(Seat(name) for name in names)).to_json())
+    return KismetApp(storage, rng=ScriptedDice(faces), pace=0)
 
 
-async def test_a_whole_solo_game_by_key_presses() -> None:
+async def test_a_whole_solo_game_by_key_presses(storage: Storage) -> None:
     faces = [4]
     for rolls, holds, _, _ in TURNS:
         faces += draws(*rolls, holds=holds)
-    app = solo_app(faces)
+    app = make_app(storage, faces)
     async with app.run_test(size=(80, 24)) as pilot:
         assert isinstance(app.screen, StartScreen)
         await pilot.press("enter")  # starts with the set-up shown: one human player
@@ -41,16 +49,33 @@ async def test_a_whole_solo_game_by_key_presses() -> None:
             assert app.screen.session.game.dice == tuple(rolls[-1])
             await pilot.press(KEY_OF_BOX[box])
             await pilot.pause()
-            if not isinstance(app.screen, EndScreen):
+            if box is not Box.KISMET:
                 assert app.screen.session.game.sheet(0)[box] == points
+        # The last entry ends the game: the final sheets, then the Hall of Fame asks a name.
         await pilot.pause()
+        assert isinstance(app.screen, NameScreen)
+        assert "Player, 403 enters the Hall of Fame!" in str(app.screen.query_one(Label).render())
+        name_box = app.screen.query_one(Input)
+        assert name_box.value == "Player"
+        name_box.value = ""
+        await pilot.press("enter")  # an empty name is refused, with the reason
+        assert isinstance(app.screen, NameScreen)
+        assert "empty" in str(app.screen.query_one("#problem").render())
+        await pilot.press(*"Winner", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, HallScreen)
+        [entry] = storage.hall.entries()
+        assert (entry.rank, entry.name, entry.total, entry.players) == (1, "Winner", 403, 1)
+        await pilot.press("escape")
         assert isinstance(app.screen, EndScreen)
         assert app.screen.session.game.total(0) == 403
         assert "Player scores 403." in str(app.screen.query_one("#winners").render())
+    # The finished game is not offered for resuming.
+    assert storage.games.unfinished().games == ()
 
 
-async def test_arrows_and_enter_score_the_highlighted_box() -> None:
-    app = solo_app([1, 1, 2, 3, 4, 5])
+async def test_arrows_and_enter_score_the_highlighted_box(storage: Storage) -> None:
+    app = make_app(storage, [1, 1, 2, 3, 4, 5])
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("enter", "space")
         await pilot.press("down", "down", "down", "down", "down", "down", "down", "down")
@@ -58,8 +83,8 @@ async def test_arrows_and_enter_score_the_highlighted_box() -> None:
         assert app.screen.session.game.sheet(0)[Box.STRAIGHT] == 30
 
 
-async def test_clicking_a_die_holds_it_and_clicking_a_box_twice_scores() -> None:
-    app = solo_app([1, 6, 6, 1, 2, 3, 6, 6, 6])
+async def test_clicking_a_die_holds_it_and_clicking_a_box_twice_scores(storage: Storage) -> None:
+    app = make_app(storage, [1, 6, 6, 1, 2, 3, 6, 6, 6])
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("enter", "space")
         await pilot.click("#die-1")
@@ -78,8 +103,8 @@ async def test_clicking_a_die_holds_it_and_clicking_a_box_twice_scores() -> None
         assert app.screen.session.game.sheet(0)[Box.SIXES] == 30
 
 
-async def test_a_box_that_would_score_zero_asks_first() -> None:
-    app = solo_app([1, 1, 2, 3, 4, 6])
+async def test_a_box_that_would_score_zero_asks_first(storage: Storage) -> None:
+    app = make_app(storage, [1, 1, 2, 3, 4, 6])
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("enter", "space", KEY_OF_BOX[Box.KISMET])
         assert isinstance(app.screen, ConfirmScreen)
@@ -90,10 +115,9 @@ async def test_a_box_that_would_score_zero_asks_first() -> None:
         assert app.screen.session.game.sheet(0)[Box.KISMET] == 0
 
 
-async def test_second_kismet_is_announced_and_moves_the_lead() -> None:
+async def test_second_kismet_is_announced_and_moves_the_lead(storage: Storage) -> None:
     faces = [6, 1, 2] + [5] * 5 + [1, 2, 3, 4, 6] * 2 + [5] * 5 + [1, 2, 3, 4, 6]
-    setup = Setup((Seat("Ann"), Seat("Bob"), Seat("Cid")))
-    app = KismetApp(rng=ScriptedDice(faces), pace=0, setup=setup)
+    app = make_app(storage, faces, "Ann", "Bob", "Cid")
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("enter")
         assert isinstance(app.screen, RollOffScreen)
@@ -113,16 +137,16 @@ async def test_second_kismet_is_announced_and_moves_the_lead() -> None:
         assert table.session.game.current_player == 0 and table.session.game.leader == 0
 
 
-async def test_holding_before_the_first_roll_is_refused_with_a_message() -> None:
-    app = solo_app([1, 1, 2, 3, 4, 6])
+async def test_holding_before_the_first_roll_is_refused_with_a_message(storage: Storage) -> None:
+    app = make_app(storage, [1, 1, 2, 3, 4, 6])
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("enter", "1")
         assert app.screen.session.hold == frozenset()
         assert any("Roll first" in str(n.message) for n in app._notifications)
 
 
-async def test_one_player_fits_80_by_24() -> None:
-    app = solo_app([1, 1, 2, 3, 4, 6])
+async def test_one_player_fits_80_by_24(storage: Storage) -> None:
+    app = make_app(storage, [1, 1, 2, 3, 4, 6])
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("enter", "space")
         sheet = app.screen.query_one(SheetView)
@@ -134,8 +158,8 @@ async def test_one_player_fits_80_by_24() -> None:
             assert die.region.right <= 80 and die.region.bottom <= 24
 
 
-async def test_quitting_asks_first() -> None:
-    app = solo_app([1, 1, 2, 3, 4, 6])
+async def test_quitting_asks_first(storage: Storage) -> None:
+    app = make_app(storage, [1, 1, 2, 3, 4, 6])
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("enter", "q")
         assert isinstance(app.screen, ConfirmScreen)
@@ -146,9 +170,8 @@ async def test_quitting_asks_first() -> None:
         assert not app.is_running
 
 
-async def test_the_roll_off_is_shown_with_its_dice() -> None:
-    setup = Setup((Seat("Ann"), Seat("Bob"), Seat("Cid")))
-    app = KismetApp(rng=ScriptedDice([5, 5, 2, 3, 6]), pace=0, setup=setup)
+async def test_the_roll_off_is_shown_with_its_dice(storage: Storage) -> None:
+    app = make_app(storage, [5, 5, 2, 3, 6], "Ann", "Bob", "Cid")
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("enter")
         assert isinstance(app.screen, RollOffScreen)

@@ -54,6 +54,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         )""",
         "CREATE INDEX saved_game_unfinished ON saved_game (finished, saved)",
     ),
+    # 3: settings kept between runs, such as the last set-up of a new game.
+    ("CREATE TABLE setting (key TEXT PRIMARY KEY, value TEXT NOT NULL)",),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -9,11 +9,13 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Button, Checkbox, Footer, Header, Input, Label, Select
+from textual.widgets import Button, Checkbox, Footer, Header, Input, Label, OptionList, Select
+from textual.widgets.option_list import Option
 
 from kismet_dice.game import HouseRules
 from kismet_dice.rules import IllegalAction
 from kismet_dice.session import LEVELS, MAX_SEATS, Seat, Setup
+from kismet_dice.storage import SavedGame
 
 HUMAN = "human"
 
@@ -59,13 +61,34 @@ class StartScreen(Screen[None]):
             super().__init__()
             self.setup = setup
 
-    def __init__(self, setup: Setup, *, computer_levels: bool) -> None:
+    class Resume(Message):
+        """The person asked to resume a saved game."""
+
+        def __init__(self, saved_id: int) -> None:
+            super().__init__()
+            self.saved_id = saved_id
+
+    def __init__(self, setup: Setup, unfinished: tuple[SavedGame, ...], *, computer_levels: bool) -> None:
         super().__init__()
         self.setup = setup
+        self.unfinished = unfinished
         self.kinds = (HUMAN, *LEVELS) if computer_levels else (HUMAN,)
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
+        if self.unfinished:
+            with Vertical(id="resume"):
+                yield Label("Resume an unfinished game (↑↓ and enter, or click):", classes="dialog-title")
+                yield OptionList(
+                    *(
+                        Option(
+                            f"{saved.describe()} · saved {saved.saved.astimezone():%Y-%m-%d %H:%M}",
+                            str(saved.id),
+                        )
+                        for saved in self.unfinished
+                    ),
+                    id="unfinished",
+                )
         with Vertical(id="setup"):
             yield Label("New game", classes="dialog-title")
             with Vertical(id="seats"):
@@ -88,7 +111,14 @@ class StartScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.title = "Kismet"
-        self.query_one("#start", Button).focus()
+        if self.unfinished:
+            self.query_one(OptionList).focus()
+        else:
+            self.query_one("#start", Button).focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        if event.option.id is not None:
+            self.post_message(self.Resume(int(event.option.id)))
 
     def read_setup(self) -> Setup:
         seats = tuple(row.read() for row in self.query(SeatRow))

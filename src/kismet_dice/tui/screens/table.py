@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -10,11 +10,14 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, RichLog
 
-from kismet_dice.game import Roll, Rolled, RollOff, Score, Scored, SecondKismet
+from kismet_dice.game import Rolled, RollOff, Scored, SecondKismet
 from kismet_dice.rules import Box, IllegalAction, describe
 from kismet_dice.session import Session
 from kismet_dice.tui.screens.dialogs import ConfirmScreen, NoticeScreen, RollOffScreen, RulesScreen
 from kismet_dice.tui.widgets import BOX_OF_KEY, DiceTray, DieView, SheetView, Status
+
+if TYPE_CHECKING:
+    from kismet_dice.tui.app import KismetApp
 
 
 def _hold_bindings() -> list[Binding]:
@@ -44,6 +47,7 @@ class TableScreen(Screen[None]):
         self.session = session
         self.pace = pace
         self._seen = 0  # how many history events the log has told
+        self._told_saving = False
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
@@ -126,11 +130,22 @@ class TableScreen(Screen[None]):
             self._log(line)
         self.app.push_screen(NoticeScreen("Second Kismet!", "\n".join(lines)))
 
+    @property
+    def kismet(self) -> KismetApp:
+        from kismet_dice.tui.app import KismetApp
+
+        assert isinstance(self.app, KismetApp)
+        return self.app
+
     def after_change(self) -> None:
         self.redraw()
         self._tell_new_events()
+        keeper = self.kismet.keeper
+        if keeper is not None and keeper.problem is not None and not self._told_saving:
+            self._told_saving = True
+            self.notify(keeper.problem, severity="error", timeout=10)
         if self.session.game.is_over:
-            self.app.call_later(self.app.game_over, self.session)  # type: ignore[attr-defined]
+            self.app.call_later(self.kismet.game_over, self.session)
         else:
             self.schedule_computer()
 
@@ -226,14 +241,16 @@ class TableScreen(Screen[None]):
     def action_advice(self) -> None:
         if not self._person_may_act():
             return
-        self.app.show_advice(self.session)  # type: ignore[attr-defined]
+        self.kismet.show_advice(self.session)
 
     def action_rules(self) -> None:
         self.app.push_screen(RulesScreen())
 
     def action_quit_game(self) -> None:
-        question = "Leave the table? The game is saved and can be resumed."
+        saved = self.kismet.keeper is not None and self.kismet.keeper.saved_id is not None
+        question = "Leave the table? " + (
+            "The game is saved: resume it when you start Kismet again."
+            if saved
+            else "Nothing has been rolled yet, so there is nothing to resume."
+        )
         self.app.push_screen(ConfirmScreen(question), lambda yes: self.app.exit() if yes else None)
-
-
-__all__ = ["Roll", "Score", "TableScreen"]
