@@ -32,7 +32,7 @@ def test_the_file_is_in_wal_mode_with_the_current_schema(storage: Storage) -> No
         assert raw.execute("PRAGMA journal_mode").fetchone() == ("wal",)
         assert raw.execute("SELECT version FROM schema_version").fetchall() == [(SCHEMA_VERSION,)]
         tables = {row[0] for row in raw.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        assert {"hall_of_fame", "saved_game", "schema_version"} <= tables
+        assert {"hall_of_fame", "saved_game", "setting", "schema_version"} <= tables
     finally:
         raw.close()
 
@@ -54,8 +54,9 @@ def test_an_older_file_is_upgraded_and_keeps_its_hall_of_fame(home: Path) -> Non
         [entry] = storage.hall.entries()
         assert (entry.name, entry.total, entry.players, entry.date.year) == ("Old Timer", 275, 2, 2020)
         assert storage.games.unfinished().games == ()
+        assert storage.settings.get("setup") is None
     check = sqlite3.connect(path)
-    assert schema_version(check) == SCHEMA_VERSION == 3
+    assert schema_version(check) == SCHEMA_VERSION == 4
     check.close()
 
 

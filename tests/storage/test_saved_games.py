@@ -270,3 +270,32 @@ def test_a_process_killed_at_any_moment_of_play(home: Path, kill_after: int) -> 
         stored += len(done)
     assert stored >= reported
     assert len(unfinished.games) <= 1
+
+
+def test_computer_levels_are_kept_for_resuming(storage: Storage) -> None:
+    game = Game(["Ann", "Bot"], rng=random.Random(3))
+    saved = storage.games.start(game, levels=[None, "hard"])
+    assert saved.computer == (False, True) and saved.levels == (None, "hard")
+    game.roll()
+    storage.games.save(saved.id, game)
+    loaded, _ = storage.games.load(saved.id)
+    assert loaded.levels == (None, "hard") and loaded.humans == (0,)
+
+
+def test_a_computer_seat_saved_without_its_level_loads_with_none(storage: Storage) -> None:
+    game = Game(["Ann", "Bot"], rng=random.Random(3))
+    saved = storage.games.start(game, computer=[False, True])
+    loaded, _ = storage.games.load(saved.id)
+    assert loaded.computer == (False, True) and loaded.levels == (None, None)
+
+
+def test_levels_and_flags_must_agree(storage: Storage) -> None:
+    game = Game(["Ann", "Bot"], rng=random.Random(3))
+    with pytest.raises(ValueError, match="disagree"):
+        storage.games.start(game, computer=[False, False], levels=[None, "easy"])
+
+
+def test_settings_keep_the_last_value(storage: Storage) -> None:
+    storage.settings.put("setup", "one")
+    storage.settings.put("setup", "two")
+    assert storage.settings.get("setup") == "two"

@@ -39,6 +39,13 @@ def register(subparsers: Any) -> None:
     play.add_argument("--plain", action="store_true", help="plain line-by-line text")
     play.add_argument("--seed", type=int, help="make the dice repeatable")
     play.add_argument(
+        "--pace",
+        type=float,
+        default=0.6,
+        metavar="SECONDS",
+        help="pause between a computer player's actions in the terminal game (default 0.6)",
+    )
+    play.add_argument(
         "--zero-kismet-counts",
         action="store_true",
         help="house rule: a zero in the Kismet box counts as filled for the second Kismet",
@@ -49,6 +56,8 @@ def register(subparsers: Any) -> None:
 
 def run_play(options: argparse.Namespace) -> int:
     rng = random.Random(options.seed) if options.seed is not None else None
+    if not options.plain:
+        return run_terminal_game(rng, options.pace)
     house_rules = HouseRules(zero_kismet_counts=options.zero_kismet_counts)
     storage = open_storage()
     saver = GameSaver(storage)
@@ -75,6 +84,20 @@ def run_play(options: argparse.Namespace) -> int:
             table.say("It is saved: run kismet play again to resume it.")
     except StorageError as error:
         raise UserError(str(error)) from None
+    finally:
+        storage.close()
+    return 0
+
+
+def run_terminal_game(rng: DiceSource | None, pace: float) -> int:
+    """The full-screen game; the storage is opened first so a problem with it is one line."""
+    from kismet_dice.tui import KismetApp
+
+    if pace < 0:
+        raise UserError("--pace is a number of seconds, 0 or more")
+    storage = open_storage()
+    try:
+        KismetApp(storage, rng=rng, pace=pace).run()
     finally:
         storage.close()
     return 0

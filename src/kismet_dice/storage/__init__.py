@@ -34,6 +34,7 @@ from kismet_dice.storage.database import (
 from kismet_dice.storage.errors import NotEligible, SavedGameError, StorageError
 from kismet_dice.storage.hall import HALL_SIZE, HallEntry, HallOfFame, qualifies
 from kismet_dice.storage.saved_games import SavedGame, SavedGames, UnfinishedGames, UnreadableGame
+from kismet_dice.storage.settings import Settings
 
 
 class Storage:
@@ -47,6 +48,7 @@ class Storage:
         self.database = database
         self.hall = HallOfFame(database)
         self.games = SavedGames(database)
+        self.settings = Settings(database)
 
     @classmethod
     def open(cls, home: Path | str | None = None) -> Storage:
@@ -90,6 +92,7 @@ __all__ = [
     "SavedGame",
     "SavedGameError",
     "SavedGames",
+    "Settings",
     "Storage",
     "StorageError",
     "UnfinishedGames",

@@ -54,7 +54,9 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         )""",
         "CREATE INDEX saved_game_unfinished ON saved_game (finished, saved)",
     ),
-    # 3: games at the web table: the public id, the saved game, digests of the seat tokens (in
+    # 3: settings kept between runs, such as the last set-up of a new game.
+    ("CREATE TABLE setting (key TEXT PRIMARY KEY, value TEXT NOT NULL)",),
+    # 4: games at the web table: the public id, the saved game, digests of the seat tokens (in
     # seating order, JSON), and the seats already asked for the Hall of Fame (JSON).
     (
         """CREATE TABLE web_table (

@@ -25,7 +25,9 @@ from kismet_dice.storage.errors import SavedGameError
 class SavedGame:
     """What a person needs to pick an unfinished game to resume, and what the Hall of Fame needs.
 
-    ``computer[seat]`` is true for a computer player; ``current_player`` is ``None`` once over.
+    ``computer[seat]`` is true for a computer player, and ``levels[seat]`` is its level
+    (``None`` for a person, and for a computer player saved before levels were kept);
+    ``current_player`` is ``None`` once over.
     """
 
     id: int
@@ -37,6 +39,7 @@ class SavedGame:
     round: int
     current_player: int | None
     totals: tuple[int, ...]
+    levels: tuple[str | None, ...] = ()
 
     @property
     def humans(self) -> tuple[int, ...]:
@@ -88,10 +91,19 @@ class SavedGames:
         self._database = database
 
     def start(
-        self, game: Game, *, computer: Sequence[bool] | None = None, assisted: bool = False
+        self,
+        game: Game,
+        *,
+        computer: Sequence[bool] | None = None,
+        levels: Sequence[str | None] | None = None,
+        assisted: bool = False,
     ) -> SavedGame:
-        """Save a game for the first time; ``computer`` flags each seat (default: all human)."""
-        flags = _check_flags(game, computer)
+        """Save a game for the first time.
+
+        ``computer`` flags each seat (default: all human); or ``levels`` gives each seat's
+        computer level, ``None`` for a person, so a resumed game plays on as it began.
+        """
+        flags = _check_flags(game, computer, levels)
         record = game.to_json()
         now = _now()
 
@@ -191,19 +203,35 @@ def _players(record: object) -> object:
     return parsed.get("players") if isinstance(parsed, dict) else None
 
 
-def _check_flags(game: Game, computer: Sequence[bool] | None) -> list[bool]:
-    flags = [False] * len(game.names) if computer is None else list(computer)
-    if len(flags) != len(game.names) or not all(isinstance(flag, bool) for flag in flags):
+# Each seat is stored as false (a person), a level name (a computer player), or true (a
+# computer player saved before levels were kept).
+Flag = bool | str
+
+
+def _check_flags(
+    game: Game, computer: Sequence[bool] | None, levels: Sequence[str | None] | None = None
+) -> list[Flag]:
+    if levels is not None:
+        if computer is not None and list(computer) != [level is not None for level in levels]:
+            raise ValueError("computer flags and levels disagree")
+        flags: list[Flag] = [False if level is None else level for level in levels]
+    else:
+        flags = [False] * len(game.names) if computer is None else list(computer)
+    if len(flags) != len(game.names) or not all(_is_flag(flag) for flag in flags):
         raise ValueError(f"computer flags one seat each with True or False: {len(game.names)} of them")
     return flags
 
 
-def _stored_flags(text: object) -> list[bool]:
+def _is_flag(flag: object) -> bool:
+    return isinstance(flag, bool) or (isinstance(flag, str) and bool(flag))
+
+
+def _stored_flags(text: object) -> list[Flag]:
     try:
         flags = json.loads(str(text))
     except ValueError:
         flags = None
-    if not isinstance(flags, list) or not all(isinstance(flag, bool) for flag in flags):
+    if not isinstance(flags, list) or not all(_is_flag(flag) for flag in flags):
         raise SavedGameError(f"its computer-player flags are not a list of true/false: {text!r}")
     return flags
 
@@ -226,12 +254,13 @@ def _load(row: tuple[object, ...], rng: DiceSource | None = None) -> tuple[Saved
 
 
 def _summary(
-    game_id: int, game: Game, flags: Sequence[bool], assisted: bool, started: datetime, saved: datetime
+    game_id: int, game: Game, flags: Sequence[Flag], assisted: bool, started: datetime, saved: datetime
 ) -> SavedGame:
     return SavedGame(
         id=game_id,
         names=game.names,
-        computer=tuple(flags),
+        computer=tuple(flag is not False for flag in flags),
+        levels=tuple(flag if isinstance(flag, str) else None for flag in flags),
         assisted=assisted,
         started=started,
         saved=saved,

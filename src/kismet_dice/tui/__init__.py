@@ -1,0 +1,5 @@
+"""The terminal game, made with Textual."""
+
+from kismet_dice.tui.app import KismetApp
+
+__all__ = ["KismetApp"]

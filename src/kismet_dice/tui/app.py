@@ -1,0 +1,155 @@
+"""The terminal game: a Textual app around a :class:`~kismet_dice.session.Session`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from textual.app import App
+
+from kismet_dice.game import DiceSource
+from kismet_dice.rules import IllegalAction
+from kismet_dice.session import (
+    ComputerPlayer,
+    GameKeeper,
+    Session,
+    Setup,
+    hall_candidates,
+    resume,
+)
+from kismet_dice.storage import NotEligible, SavedGameError, Storage, StorageError
+from kismet_dice.tui.screens.dialogs import NameScreen
+from kismet_dice.tui.screens.end import EndScreen
+from kismet_dice.tui.screens.hall import HallScreen
+from kismet_dice.tui.screens.start import StartScreen
+from kismet_dice.tui.screens.table import TableScreen
+
+SETUP_KEY = "tui.setup"
+
+
+class KismetApp(App[None]):
+    """Kismet in the terminal.
+
+    ``storage`` keeps games and the Hall of Fame; ``rng`` rolls the dice (tests script
+    them); ``pace`` is the pause in seconds between a computer player's actions.
+    """
+
+    CSS_PATH = "kismet.tcss"
+    TITLE = "Kismet"
+
+    def __init__(
+        self,
+        storage: Storage,
+        *,
+        computer: Callable[[str], ComputerPlayer] | None = None,
+        rng: DiceSource | None = None,
+        pace: float = 0.6,
+    ) -> None:
+        super().__init__()
+        self.storage = storage
+        self.computer = computer
+        self.rng = rng
+        self.pace = pace
+        self.keeper: GameKeeper | None = None
+
+    def on_mount(self) -> None:
+        if self.storage.moved_aside is not None:
+            self.notify(self.storage.moved_aside.message, severity="warning", timeout=10)
+        self.action_new_game()
+
+    # --- set-up, resuming ---------------------------------------------------------------
+
+    def remembered_setup(self) -> Setup:
+        """The last set-up started; the first time, one human player."""
+        text = self.storage.settings.get(SETUP_KEY)
+        if text is not None:
+            try:
+                setup = Setup.from_json(text)
+            except IllegalAction:
+                return Setup()
+            if self.computer is not None or not any(seat.is_computer for seat in setup.seats):
+                return setup
+        return Setup()
+
+    def action_new_game(self) -> None:
+        listing = self.storage.games.unfinished()
+        for broken in listing.unreadable:
+            self.notify(f"Skipping {broken.reason}", severity="warning", timeout=10)
+        start = StartScreen(self.remembered_setup(), listing.games, computer_levels=self.computer is not None)
+        self.switch_to(start)
+
+    def switch_to(self, screen: StartScreen | TableScreen | EndScreen) -> None:
+        # The base screen is swapped; dialogs are pushed over it.
+        while len(self.screen_stack) > 1:
+            self.pop_screen()
+        self.push_screen(screen)
+
+    def on_start_screen_start(self, message: StartScreen.Start) -> None:
+        self.storage.settings.put(SETUP_KEY, message.setup.to_json())
+        self.keeper = GameKeeper(self.storage)
+        try:
+            session = Session.new(
+                message.setup, computer=self._computer_player, rng=self.rng, after_action=self.keeper
+            )
+        except IllegalAction as error:
+            self.notify(str(error), severity="error")
+            return
+        self.play(session)
+
+    def on_start_screen_resume(self, message: StartScreen.Resume) -> None:
+        try:
+            session, self.keeper = resume(
+                self.storage, message.saved_id, computer=self._computer_player, rng=self.rng
+            )
+        except (SavedGameError, IllegalAction) as error:
+            self.notify(f"{error}.", severity="error", timeout=10)
+            return
+        self.play(session)
+
+    def _computer_player(self, level: str) -> ComputerPlayer:
+        if self.computer is None:
+            raise IllegalAction("no computer players are available")
+        return self.computer(level)
+
+    def play(self, session: Session) -> None:
+        self.switch_to(TableScreen(session, pace=self.pace))
+
+    # --- the end of a game --------------------------------------------------------------
+
+    def game_over(self, session: Session) -> None:
+        end = EndScreen(session, [])
+        self.switch_to(end)
+        self._ask_hall_names(session, list(hall_candidates(session, self.storage)), set())
+
+    def _ask_hall_names(self, session: Session, seats: list[int], entered: set[int]) -> None:
+        """One name prompt per qualifying person, best total first; then the Hall of Fame."""
+        if not seats:
+            if entered:
+                self.push_screen(HallScreen(self.storage.hall.entries(), frozenset(entered)))
+            return
+        seat, rest = seats[0], seats[1:]
+        name = session.game.names[seat]
+        total = session.game.total(seat)
+
+        def enter(chosen: str | None) -> None:
+            if chosen is not None:
+                try:
+                    entry = self.storage.hall.submit(
+                        chosen, total, players=len(session.seats), computer=False, assisted=session.assisted
+                    )
+                except (NotEligible, IllegalAction, StorageError) as error:
+                    self.notify(str(error), severity="error")
+                    entry = None
+                if entry is not None:
+                    entered.add(entry.rank)
+            self._ask_hall_names(session, rest, entered)
+
+        question = f"{name}, {total} enters the Hall of Fame! Your name for the list:"
+        self.push_screen(NameScreen(question, name), enter)
+
+    # --- from any screen ----------------------------------------------------------------
+
+    def show_advice(self, session: Session) -> None:
+        self.notify("Advice is not available.", severity="warning")
+
+    def action_show_hall(self) -> None:
+        self.push_screen(HallScreen(self.storage.hall.entries()))

@@ -1,0 +1,189 @@
+"""Widgets of the table: dice drawn with coloured pips, and the score sheets side by side.
+
+Widgets hold no game state: each is redrawn from the values it is given.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.coordinate import Coordinate
+from textual.message import Message
+from textual.widgets import DataTable, Static
+
+from kismet_dice.rules import Box, Colour, Sheet, colour_of
+
+# Pip layouts on a 3x5 grid: (row, column) of each pip.
+_PIPS: dict[int, tuple[tuple[int, int], ...]] = {
+    1: ((1, 2),),
+    2: ((0, 0), (2, 4)),
+    3: ((0, 0), (1, 2), (2, 4)),
+    4: ((0, 0), (0, 4), (2, 0), (2, 4)),
+    5: ((0, 0), (0, 4), (1, 2), (2, 0), (2, 4)),
+    6: ((0, 0), (0, 4), (1, 0), (1, 4), (2, 0), (2, 4)),
+}
+
+# Dark pips on a light face read on any terminal background.
+PIP_COLOURS = {Colour.BLACK: "#111111", Colour.RED: "#c62828", Colour.GREEN: "#1b7a2e"}
+FACE_COLOUR = "#f4efe1"
+
+
+def die_face(face: int | None, position: int, held: bool, *, label: bool = True) -> Text:
+    """The pips of ``face`` in their colour on a light face (blank before a roll), then a label.
+
+    The label gives the die's position (its key) and its colour letter, bracketed when held,
+    so neither the colour nor the hold depends on seeing colour.
+    """
+    grid = [[" "] * 5 for _ in range(3)]
+    for row, column in _PIPS.get(face or 0, ()):
+        grid[row][column] = "●"
+    pips = f"bold {PIP_COLOURS[colour_of(face)]} on {FACE_COLOUR}" if face else f"on {FACE_COLOUR}"
+    letter = colour_of(face).letter if face else " "
+    tag = f"[{position + 1} {letter}]" if held else f" {position + 1} {letter} "
+    text = Text("\n".join("".join(row) for row in grid), style=pips)
+    if not label:
+        return text
+    text.append("\n")
+    text.append(tag, style="bold reverse" if held else "bold")
+    return text
+
+
+class DieView(Static):
+    """One die, clickable to hold or free it."""
+
+    class Clicked(Message):
+        def __init__(self, position: int) -> None:
+            super().__init__()
+            self.position = position
+
+    def __init__(self, position: int) -> None:
+        super().__init__(die_face(None, position, False), id=f"die-{position + 1}", classes="die")
+        self.position = position
+
+    def show(self, face: int | None, held: bool) -> None:
+        self.update(die_face(face, self.position, held))
+        self.set_class(held, "held")
+
+    def on_click(self) -> None:
+        self.post_message(self.Clicked(self.position))
+
+
+class DiceTray(Horizontal):
+    """The five dice in a row."""
+
+    def compose(self) -> ComposeResult:
+        for position in range(5):
+            yield DieView(position)
+
+    def show(self, dice: Sequence[int], held: Collection[int]) -> None:
+        for view in self.query(DieView):
+            face = dice[view.position] if dice else None
+            view.show(face, view.position in held)
+
+
+BOX_KEYS = "abcdefgijklmnop"
+"""One letter per box, in sheet order; h, q and r are left to advice, quit and roll."""
+
+KEY_OF_BOX = dict(zip(Box, BOX_KEYS, strict=True))
+BOX_OF_KEY = {key: box for box, key in KEY_OF_BOX.items()}
+
+_SUMMARY_ROWS = ("basic", "bonus", "kismet", "total")
+
+
+def bonus_cell(sheet: Sheet) -> str:
+    """The bonus once earned, or the Basic points still needed for the next tier."""
+    if sheet.basic_complete:
+        return str(sheet.bonus)
+    needed = sheet.points_to_next_bonus
+    return "—" if needed is None else f"{needed} to go"
+
+
+class SheetView(DataTable[Text]):
+    """Every player's sheet side by side, one row per box, with subtotals and totals.
+
+    The current player's open boxes show what the dice on the table would score there.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(cursor_type="row", zebra_stripes=False, id="sheets")
+        self._names: tuple[str, ...] = ()
+
+    def show(
+        self,
+        names: Sequence[str],
+        sheets: Sequence[Sheet],
+        current: int | None,
+        options: dict[Box, int],
+    ) -> None:
+        if tuple(names) != self._names:
+            self.clear(columns=True)
+            self._names = tuple(names)
+            self.add_column(Text("Box"), key="box")
+            for seat, name in enumerate(names):
+                self.add_column(Text(name[:8], justify="right"), key=f"seat-{seat}")
+            for box in Box:
+                self.add_row(*self._row(box, sheets, current, options), key=box.name)
+            for key in _SUMMARY_ROWS:
+                self.add_row(*self._summary(key, sheets), key=key)
+            return
+        for box in Box:
+            for column, cell in enumerate(self._row(box, sheets, current, options)):
+                self.update_cell_at(Coordinate(box.value - 1, column), cell)
+        for offset, key in enumerate(_SUMMARY_ROWS):
+            for column, cell in enumerate(self._summary(key, sheets)):
+                self.update_cell_at(Coordinate(len(Box) + offset, column), cell)
+
+    def _row(
+        self, box: Box, sheets: Sequence[Sheet], current: int | None, options: dict[Box, int]
+    ) -> list[Text]:
+        label = Text.assemble((KEY_OF_BOX[box], "bold"), " ", box.label)
+        cells = [label]
+        for seat, sheet in enumerate(sheets):
+            entry = sheet[box]
+            if entry is not None:
+                cells.append(Text(str(entry), style="bold", justify="right"))
+            elif seat == current and box in options:
+                # What the dice would score: bracketed as well as coloured, so it reads without colour.
+                style = "italic #2e86c1" if options[box] else "italic #888888"
+                cells.append(Text(f"({options[box]})", style=style, justify="right"))
+            else:
+                cells.append(Text("·", style="#888888", justify="right"))
+        return cells
+
+    def _summary(self, key: str, sheets: Sequence[Sheet]) -> list[Text]:
+        label, values = {
+            "basic": ("  Basic total", [str(sheet.basic_total) for sheet in sheets]),
+            "bonus": ("  Bonus", [bonus_cell(sheet) for sheet in sheets]),
+            "kismet": ("  Kismet section", [str(sheet.kismet_total) for sheet in sheets]),
+            "total": ("  Game total", [str(sheet.total) for sheet in sheets]),
+        }[key]
+        style = "bold reverse" if key == "total" else "bold"
+        return [Text(label, style="bold"), *(Text(value, style=style, justify="right") for value in values)]
+
+    def box_at_cursor(self) -> Box | None:
+        """The box of the highlighted row, or None on a total row."""
+        row = self.cursor_row
+        return list(Box)[row] if 0 <= row < len(Box) else None
+
+    def point_at(self, box: Box) -> None:
+        self.move_cursor(row=box.value - 1)
+
+
+class Status(Static):
+    """Whose turn it is, the round and the rolls left."""
+
+
+__all__ = [
+    "BOX_KEYS",
+    "BOX_OF_KEY",
+    "KEY_OF_BOX",
+    "DiceTray",
+    "DieView",
+    "SheetView",
+    "Status",
+    "bonus_cell",
+    "die_face",
+]

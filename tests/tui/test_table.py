@@ -1,0 +1,184 @@
+"""The terminal game driven by key presses and clicks, with every die scripted."""
+
+from __future__ import annotations
+
+from textual.widgets import Input, Label
+
+from kismet_dice.game import ScriptedDice, SecondKismet
+from kismet_dice.rules import Box
+from kismet_dice.session import Seat, Setup
+from kismet_dice.storage import Storage
+from kismet_dice.tui import KismetApp
+from kismet_dice.tui.app import SETUP_KEY
+from kismet_dice.tui.screens.dialogs import ConfirmScreen, NameScreen, NoticeScreen, RollOffScreen
+from kismet_dice.tui.screens.end import EndScreen
+from kismet_dice.tui.screens.hall import HallScreen
+from kismet_dice.tui.screens.start import StartScreen
+from kismet_dice.tui.screens.table import TableScreen
+from kismet_dice.tui.widgets import KEY_OF_BOX, SheetView
+from tests.game.helpers import draws
+from tests.game.test_solo_game import TURNS
+
+
+def make_app(storage: Storage, faces: list[int], *names: str) -> KismetApp:
+    """The app with every die scripted and, when names are given, that set-up remembered."""
+    if names:
+        storage.settings.put(SETUP_KEY, Setup(tuple(Seat(name) for name in names)).to_json())
+    return KismetApp(storage, rng=ScriptedDice(faces), pace=0)
+
+
+async def test_a_whole_solo_game_by_key_presses(storage: Storage) -> None:
+    faces = [4]
+    for rolls, holds, _, _ in TURNS:
+        faces += draws(*rolls, holds=holds)
+    app = make_app(storage, faces)
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert isinstance(app.screen, StartScreen)
+        await pilot.press("enter")  # starts with the set-up shown: one human player
+        assert isinstance(app.screen, TableScreen)
+        for rolls, holds, box, points in TURNS:
+            await pilot.press("space")
+            for hold in holds:
+                # Keys hold the dice to keep; a held die is pressed again only to free it.
+                for position in hold:
+                    if position not in app.screen.session.hold:
+                        await pilot.press(str(position + 1))
+                for position in set(app.screen.session.hold) - set(hold):
+                    await pilot.press(str(position + 1))
+                await pilot.press("r")
+            assert app.screen.session.game.dice == tuple(rolls[-1])
+            await pilot.press(KEY_OF_BOX[box])
+            await pilot.pause()
+            if box is not Box.KISMET:
+                assert app.screen.session.game.sheet(0)[box] == points
+        # The last entry ends the game: the final sheets, then the Hall of Fame asks a name.
+        await pilot.pause()
+        assert isinstance(app.screen, NameScreen)
+        assert "Player, 403 enters the Hall of Fame!" in str(app.screen.query_one(Label).render())
+        name_box = app.screen.query_one(Input)
+        assert name_box.value == "Player"
+        name_box.value = ""
+        await pilot.press("enter")  # an empty name is refused, with the reason
+        assert isinstance(app.screen, NameScreen)
+        assert "empty" in str(app.screen.query_one("#problem").render())
+        await pilot.press(*"Winner", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, HallScreen)
+        [entry] = storage.hall.entries()
+        assert (entry.rank, entry.name, entry.total, entry.players) == (1, "Winner", 403, 1)
+        await pilot.press("escape")
+        assert isinstance(app.screen, EndScreen)
+        assert app.screen.session.game.total(0) == 403
+        assert "Player scores 403." in str(app.screen.query_one("#winners").render())
+    # The finished game is not offered for resuming.
+    assert storage.games.unfinished().games == ()
+
+
+async def test_arrows_and_enter_score_the_highlighted_box(storage: Storage) -> None:
+    app = make_app(storage, [1, 1, 2, 3, 4, 5])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter", "space")
+        await pilot.press("down", "down", "down", "down", "down", "down", "down", "down")
+        await pilot.press("enter")
+        assert app.screen.session.game.sheet(0)[Box.STRAIGHT] == 30
+
+
+async def test_clicking_a_die_holds_it_and_clicking_a_box_twice_scores(storage: Storage) -> None:
+    app = make_app(storage, [1, 6, 6, 1, 2, 3, 6, 6, 6])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter", "space")
+        await pilot.click("#die-1")
+        await pilot.click("#die-2")
+        await pilot.click("#die-3")
+        assert app.screen.session.hold == {0, 1, 2}
+        await pilot.click("#die-3")
+        assert app.screen.session.hold == {0, 1}
+        await pilot.press("space")
+        assert app.screen.session.game.dice == (6, 6, 6, 6, 6)
+        sheet = app.screen.query_one(SheetView)
+        sheet.point_at(Box.SIXES)
+        await pilot.pause()
+        row = Box.SIXES.value  # row 0 is the header
+        await pilot.click(SheetView, offset=(5, row))
+        assert app.screen.session.game.sheet(0)[Box.SIXES] == 30
+
+
+async def test_a_box_that_would_score_zero_asks_first(storage: Storage) -> None:
+    app = make_app(storage, [1, 1, 2, 3, 4, 6])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter", "space", KEY_OF_BOX[Box.KISMET])
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("n")
+        assert app.screen.session.game.sheet(0)[Box.KISMET] is None
+        await pilot.press(KEY_OF_BOX[Box.KISMET], "y")
+        assert isinstance(app.screen, TableScreen)
+        assert app.screen.session.game.sheet(0)[Box.KISMET] == 0
+
+
+async def test_second_kismet_is_announced_and_moves_the_lead(storage: Storage) -> None:
+    faces = [6, 1, 2] + [5] * 5 + [1, 2, 3, 4, 6] * 2 + [5] * 5 + [1, 2, 3, 4, 6]
+    app = make_app(storage, faces, "Ann", "Bob", "Cid")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("enter")
+        assert isinstance(app.screen, RollOffScreen)
+        await pilot.press("enter")
+        await pilot.press("space", KEY_OF_BOX[Box.KISMET])  # Ann
+        await pilot.press("space", KEY_OF_BOX[Box.YARBOROUGH])  # Bob
+        await pilot.press("space", KEY_OF_BOX[Box.YARBOROUGH])  # Cid
+        await pilot.press("space", KEY_OF_BOX[Box.FIVES])  # Ann: second Kismet
+        assert isinstance(app.screen, NoticeScreen)
+        text = str(app.screen.query_one("#notice").render())
+        assert "Ann rolled a second Kismet!" in text
+        assert "Bob loses a turn: 0 in Ones." in text and "Cid loses a turn: 0 in Ones." in text
+        await pilot.press("enter")
+        table = app.screen
+        assert isinstance(table, TableScreen)
+        assert isinstance(table.session.game.history[-1], SecondKismet)
+        assert table.session.game.current_player == 0 and table.session.game.leader == 0
+
+
+async def test_holding_before_the_first_roll_is_refused_with_a_message(storage: Storage) -> None:
+    app = make_app(storage, [1, 1, 2, 3, 4, 6])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter", "1")
+        assert app.screen.session.hold == frozenset()
+        assert any("Roll first" in str(n.message) for n in app._notifications)
+
+
+async def test_one_player_fits_80_by_24(storage: Storage) -> None:
+    app = make_app(storage, [1, 1, 2, 3, 4, 6])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter", "space")
+        sheet = app.screen.query_one(SheetView)
+        # Every row of the sheet (header, 15 boxes, 4 totals) is on screen, none scrolled away.
+        assert sheet.region.bottom <= 23 and sheet.virtual_size.height <= sheet.region.height
+        assert sheet.virtual_size.width <= sheet.region.width
+        for number in range(1, 6):
+            die = app.screen.query_one(f"#die-{number}")
+            assert die.region.right <= 80 and die.region.bottom <= 24
+
+
+async def test_quitting_asks_first(storage: Storage) -> None:
+    app = make_app(storage, [1, 1, 2, 3, 4, 6])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter", "q")
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("n")
+        assert isinstance(app.screen, TableScreen)
+        await pilot.press("q", "y")
+        await pilot.pause()
+        assert not app.is_running
+
+
+async def test_the_roll_off_is_shown_with_its_dice(storage: Storage) -> None:
+    app = make_app(storage, [5, 5, 2, 3, 6], "Ann", "Bob", "Cid")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("enter")
+        assert isinstance(app.screen, RollOffScreen)
+        labels = [str(label.render()) for label in app.screen.query("Label")]
+        assert "Ann and Bob tie, and roll again:" in labels
+        assert "Bob begins. Play moves to the left." in labels
+        assert len(app.screen.query(".roll-off .die")) == 5  # three dice, then two
+        await pilot.press("enter")
+        assert isinstance(app.screen, TableScreen)
+        assert app.screen.session.game.current_player == 1
