@@ -15,7 +15,7 @@ from typing import Protocol
 
 from kismet_dice.game import Action, DiceSource, Game, HouseRules, Roll, Score, check_name
 from kismet_dice.rules import Box, Dice, IllegalAction
-from kismet_dice.storage import SavedGameError, Storage, StorageError
+from kismet_dice.storage import SavedGame, SavedGameError, Storage, StorageError
 
 LEVELS = ("easy", "medium", "hard")
 MAX_SEATS = 6
@@ -192,27 +192,33 @@ class Session:
 
 
 class GameKeeper:
-    """Saves a session's game after every action; the first save creates the saved game.
+    """Saves a game after every action; the first save creates the saved game.
 
-    If saving fails the game goes on unsaved: ``problem`` then says why, once, for the
-    interface to show. A full disk should not cost the game being played.
+    Called with a :class:`Session` it is that session's ``after_action``; :meth:`keep` saves a
+    bare :class:`Game`. If saving fails the game goes on unsaved: ``problem`` then says why,
+    for the interface to show once. A full disk should not cost the game being played.
     """
 
-    def __init__(self, storage: Storage, saved_id: int | None = None) -> None:
+    def __init__(self, storage: Storage, saved: SavedGame | None = None) -> None:
         self.storage = storage
-        self.saved_id = saved_id
+        self.saved = saved
         self.problem: str | None = None
 
+    @property
+    def saved_id(self) -> int | None:
+        return None if self.saved is None else self.saved.id
+
     def __call__(self, session: Session) -> None:
+        self.keep(session.game, levels=[seat.level for seat in session.seats], assisted=session.assisted)
+
+    def keep(self, game: Game, *, levels: Sequence[str | None] | None = None, assisted: bool = False) -> None:
         if self.problem is not None:
             return
         try:
-            if self.saved_id is None:
-                levels = [seat.level for seat in session.seats]
-                saved = self.storage.games.start(session.game, levels=levels, assisted=session.assisted)
-                self.saved_id = saved.id
+            if self.saved is None:
+                self.saved = self.storage.games.start(game, levels=levels, assisted=assisted)
             else:
-                self.storage.games.save(self.saved_id, session.game, assisted=session.assisted)
+                self.saved = self.storage.games.save(self.saved.id, game, assisted=assisted)
         except (StorageError, SavedGameError) as error:
             self.problem = f"{error}; the game goes on but is no longer saved"
 
@@ -231,7 +237,7 @@ def resume(
         Seat(name, (saved.levels[number] if saved.levels else None) or ("hard" if flag else None))
         for number, (name, flag) in enumerate(zip(saved.names, saved.computer, strict=True))
     ]
-    keeper = GameKeeper(storage, saved.id)
+    keeper = GameKeeper(storage, saved)
     session = Session(game, seats, computer=computer, assisted=saved.assisted, after_action=keeper)
     return session, keeper
 

@@ -7,7 +7,8 @@ from typing import TextIO
 
 from kismet_dice.cli.errors import UserError
 from kismet_dice.game import Game
-from kismet_dice.storage import SavedGame, SavedGameError, Storage, StorageError
+from kismet_dice.session import GameKeeper
+from kismet_dice.storage import SavedGame, Storage, StorageError
 
 
 def warn(message: str, stream: TextIO | None = None) -> None:
@@ -27,25 +28,26 @@ def open_storage() -> Storage:
 
 
 class GameSaver:
-    """The ``after_action`` of a table: saves the game after every roll and entry.
-
-    The first save creates the saved game. If saving fails the game goes on unsaved, with
-    one warning: a full disk should not cost the game being played.
-    """
+    """The ``after_action`` of the plain table: a :class:`GameKeeper` that warns once on stderr."""
 
     def __init__(self, storage: Storage, saved: SavedGame | None = None) -> None:
-        self._storage = storage
-        self.saved = saved
-        self.failed = False
+        self._keeper = GameKeeper(storage, saved)
+
+    @property
+    def saved(self) -> SavedGame | None:
+        return self._keeper.saved
+
+    @saved.setter
+    def saved(self, saved: SavedGame | None) -> None:
+        self._keeper.saved = saved
+
+    @property
+    def failed(self) -> bool:
+        return self._keeper.problem is not None
 
     def __call__(self, game: Game) -> None:
         if self.failed:
             return
-        try:
-            if self.saved is None:
-                self.saved = self._storage.games.start(game)
-            else:
-                self.saved = self._storage.games.save(self.saved.id, game)
-        except (StorageError, SavedGameError) as error:
-            self.failed = True
-            warn(f"{error}; the game goes on but is no longer saved")
+        self._keeper.keep(game)
+        if self._keeper.problem is not None:
+            warn(self._keeper.problem)
