@@ -41,3 +41,15 @@ def test_the_data_holds_no_seat_token(tmp_path: Path) -> None:
     assert created["id"].encode() in kept
     for token in seat_tokens(created):
         assert token.encode() not in kept
+
+
+def test_web_games_are_not_offered_to_the_terminal_for_resuming(tmp_path: Path) -> None:
+    from kismet_dice.storage import Storage
+
+    web = client(tmp_path, QueuedDice(6, 1, 2, 2, 3, 4, 5))
+    created = new_game(web, "Ann", "Bob")
+    ann, _ = seat_tokens(created)
+    assert web.post(f"/api/games/{created['id']}/roll", json={}, headers=seat(ann)).status_code == 200
+    with Storage.open(tmp_path) as storage:
+        # The server saves it from its own copy; resumed elsewhere, its saves would overwrite.
+        assert storage.games.unfinished().games == ()

@@ -155,9 +155,15 @@ class SavedGames:
         )
 
     def unfinished(self) -> UnfinishedGames:
-        """Every unfinished saved game, each replayed through the rules to check it."""
+        """The unfinished games of this computer's own players, each replayed through the rules.
+
+        Games at a web table are left out: they belong to the server, which saves them from
+        its own copy, so resuming one elsewhere would be overwritten.
+        """
         rows = self._database.read(
-            f"SELECT {_COLUMNS} FROM saved_game WHERE finished IS NULL ORDER BY saved DESC, id DESC"
+            f"SELECT {_COLUMNS} FROM saved_game WHERE finished IS NULL "
+            "AND NOT EXISTS (SELECT 1 FROM web_table WHERE web_table.saved_game = saved_game.id) "
+            "ORDER BY saved DESC, id DESC"
         )
         games: list[SavedGame] = []
         unreadable: list[UnreadableGame] = []
