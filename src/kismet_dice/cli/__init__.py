@@ -6,11 +6,11 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from kismet_dice.cli import play, reference
+from kismet_dice.cli import play, reference, strategy
 from kismet_dice.cli.errors import UserError
 
 # Every sub-command module: ``register(subparsers)`` adds its parser and sets ``run``.
-COMMANDS = (play, reference)
+COMMANDS = (play, reference, strategy)
 
 
 def build_parser() -> argparse.ArgumentParser:
