@@ -6,11 +6,11 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from kismet_dice.cli import hall, play, reference, serve
+from kismet_dice.cli import hall, play, reference, serve, strategy
 from kismet_dice.cli.errors import UserError
 
 # Every sub-command module: ``register(subparsers)`` adds its parser and sets ``run``.
-COMMANDS = (play, reference, hall, serve)
+COMMANDS = (play, reference, hall, strategy, serve)
 
 
 def build_parser() -> argparse.ArgumentParser:

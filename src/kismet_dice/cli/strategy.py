@@ -1,0 +1,179 @@
+"""``kismet solve``, ``kismet hint`` and ``kismet simulate``: the optimal strategy at the command line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import Any
+
+from kismet_dice.cli.errors import UserError
+from kismet_dice.rules import Box, IllegalAction, Sheet
+from kismet_dice.strategy.advisor import Advisor
+from kismet_dice.strategy.players import LEVELS
+from kismet_dice.strategy.ruleset import kismet_rules
+from kismet_dice.strategy.simulate import run, summarise
+from kismet_dice.strategy.table import StrategyTable, load, load_or_solve, table_path
+
+
+def register(subparsers: Any) -> None:
+    solve = subparsers.add_parser(
+        "solve",
+        help="compute the optimal strategy table (stored for later)",
+        description="Solve solo Kismet exactly and print the optimal expected score from an empty sheet.",
+    )
+    solve.add_argument("--force", action="store_true", help="recompute even if a stored table exists")
+    solve.add_argument("--json", action="store_true", help='print {"expected_score": ..., "seconds": ...}')
+    solve.set_defaults(run=run_solve)
+
+    hint = subparsers.add_parser(
+        "hint",
+        help="rank every option of a position by expected final total",
+        description="Rank the options of a position (dice, rolls left, filled boxes) by expected total.",
+    )
+    hint.add_argument("--dice", nargs="+", required=True, metavar="DIE", help="five dice, e.g. 1 3 3 5 6")
+    hint.add_argument("--rolls-left", type=int, default=0, metavar="N", help="rolls left this turn (0-2)")
+    hint.add_argument(
+        "--filled", default="", metavar="BOX=POINTS,...", help="filled boxes, e.g. ONES=3,SIXES=24,KISMET=0"
+    )
+    hint.add_argument("--json", action="store_true", help="print a JSON list, best first")
+    hint.set_defaults(run=run_hint)
+
+    simulate = subparsers.add_parser(
+        "simulate",
+        help="play many games with a computer player and show the statistics",
+        description="Play many solo games with a computer player, on all cores, and summarise them.",
+    )
+    simulate.add_argument("--player", choices=LEVELS, default="hard", help="computer player (default hard)")
+    simulate.add_argument(
+        "--games", type=int, default=10000, metavar="N", help="games to play (default 10000)"
+    )
+    simulate.add_argument("--seed", type=int, help="make the games repeatable")
+    simulate.add_argument("--json", action="store_true", help="print the statistics as JSON")
+    simulate.set_defaults(run=run_simulate)
+
+
+def _progress_bar() -> Any:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    console = Console(stderr=True)
+    # Only a person watching a terminal needs a bar; a pipe or a log gets nothing.
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+        disable=not console.is_terminal,
+    )
+
+
+def load_table(force: bool = False) -> StrategyTable:
+    """The Kismet table from the cache, or solved now with a progress bar on stderr."""
+    rules = kismet_rules()
+    if not force:
+        stored = load(rules, table_path(rules))
+        if stored is not None:
+            return stored
+    with _progress_bar() as bar:
+        task = bar.add_task("Solving Kismet", total=None)
+
+        def progress(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        try:
+            return load_or_solve(rules, force=True, progress=progress)
+        except OSError as error:
+            raise UserError(f"cannot use the table directory: {error}") from None
+
+
+def run_solve(options: argparse.Namespace) -> int:
+    started = time.perf_counter()
+    table = load_table(force=options.force)
+    seconds = time.perf_counter() - started
+    if options.json:
+        print(json.dumps({"expected_score": table.expected_score, "seconds": round(seconds, 3)}))
+    else:
+        print(f"Optimal expected score from an empty sheet: {table.expected_score:.4f}")
+        print(f"Took {seconds:.1f} seconds.")
+    return 0
+
+
+def parse_filled(text: str) -> Sheet:
+    """A sheet from ``ONES=3,SIXES=24,KISMET=0`` (names, labels or numbers of boxes).
+
+    >>> parse_filled("ones=3, 6=24")[Box.SIXES]
+    24
+    """
+    sheet = Sheet()
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        name, equals, points = item.partition("=")
+        if not equals or not points.strip().isdigit():
+            raise UserError(f"write each filled box as BOX=POINTS, like SIXES=24 (got {item!r})")
+        try:
+            sheet = sheet.with_entry(Box.parse(name), int(points))
+        except IllegalAction as error:
+            raise UserError(str(error)) from None
+    return sheet
+
+
+def run_hint(options: argparse.Namespace) -> int:
+    from kismet_dice.cli.reference import parse_dice
+
+    dice = parse_dice(options.dice)
+    sheet = parse_filled(options.filled)
+    if sheet.is_full:
+        raise UserError("every box is filled: the game is over")
+    advisor = Advisor(load_table())
+    try:
+        ranked = advisor.options(sheet, dice, options.rolls_left)
+    except IllegalAction as error:
+        raise UserError(str(error)) from None
+    if options.json:
+        print(json.dumps([option.to_json() for option in ranked]))
+        return 0
+    best = ranked[0].expected
+    print(f"Dice {' '.join(map(str, dice))}, {options.rolls_left} roll(s) left; sheet total {sheet.total}.")
+    for option in ranked:
+        print(f"{option.expected:9.3f}  {option.expected - best:+8.3f}  {option.describe()}")
+    return 0
+
+
+def run_simulate(options: argparse.Namespace) -> int:
+    if options.games < 1:
+        raise UserError("--games needs at least 1")
+    table = load_table() if options.player == "hard" else None
+    started = time.perf_counter()
+    with _progress_bar() as bar:
+        task = bar.add_task(f"Playing {options.player}", total=options.games)
+        played = run(
+            options.player,
+            options.games,
+            seed=options.seed,
+            table=table,
+            progress=lambda done: bar.update(task, completed=done),
+        )
+    seconds = time.perf_counter() - started
+    summary = summarise(options.player, played)
+    if options.json:
+        print(json.dumps({**summary.to_json(), "seconds": round(seconds, 3)}))
+        return 0
+    out = sys.stdout
+    print(f"{summary.games} games of {summary.level} in {seconds:.1f} s", file=out)
+    print(
+        f"mean {summary.mean:.2f} (standard error {summary.standard_error:.2f}), std {summary.std:.2f}",
+        file=out,
+    )
+    print("percentiles " + ", ".join(f"{p}%: {v:g}" for p, v in summary.percentiles.items()), file=out)
+    print(f"best {summary.best}, worst {summary.worst}", file=out)
+    print("bonus " + ", ".join(f"{b}: {f:.1%}" for b, f in summary.bonus_frequency.items()), file=out)
+    print(f"{'box':<22}{'scored':>8}{'mean':>8}", file=out)
+    for box in Box:
+        print(
+            f"{box.label:<22}{summary.box_frequency[box.name]:>8.1%}{summary.box_mean[box.name]:>8.2f}",
+            file=out,
+        )
+    return 0

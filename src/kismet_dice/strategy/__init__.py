@@ -1,0 +1,26 @@
+"""The optimal strategy of solo Kismet: solver, stored table, advisor, computer players, proficiency.
+
+Imports :mod:`kismet_dice.rules` and :mod:`kismet_dice.game` only, never the interfaces.
+"""
+
+from kismet_dice.strategy.advisor import Advisor, Option
+from kismet_dice.strategy.players import LEVELS, ComputerPlayer, computer_player
+from kismet_dice.strategy.proficiency import Decision, Proficiency, proficiency
+from kismet_dice.strategy.ruleset import RuleSet, kismet_rules, yahtzee_rules
+from kismet_dice.strategy.table import StrategyTable, load_or_solve
+
+__all__ = [
+    "LEVELS",
+    "Advisor",
+    "ComputerPlayer",
+    "Decision",
+    "Option",
+    "Proficiency",
+    "RuleSet",
+    "StrategyTable",
+    "computer_player",
+    "kismet_rules",
+    "load_or_solve",
+    "proficiency",
+    "yahtzee_rules",
+]

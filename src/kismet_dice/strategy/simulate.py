@@ -1,0 +1,266 @@
+"""Many solo games of one computer player, on both cores, and what they add up to.
+
+``easy`` and ``medium`` play through the game engine. ``hard`` plays hundreds of games in
+lockstep straight on the rules, one NumPy column per game: the same turn values, the same
+option order and the same tie-breaks as :class:`~kismet_dice.strategy.players.HardPlayer`
+(a test replays such games through the engine and gets the same sheets).
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+import random
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from kismet_dice.game import ROLLS_PER_TURN, Game
+from kismet_dice.rules import BASIC_BOXES, Box, Sheet, bonus
+from kismet_dice.strategy import kernel
+from kismet_dice.strategy.advisor import Advisor
+from kismet_dice.strategy.dice_space import DiceSpace, IntArray
+from kismet_dice.strategy.players import computer_player
+from kismet_dice.strategy.solver import next_values
+from kismet_dice.strategy.table import StrategyTable
+
+GAMES_PER_TASK = 250
+"""Games in one piece of work: the hard player's lockstep batch, and the unit of progress."""
+
+BONUS_LEVELS = (0, 35, 55, 75)
+
+
+@dataclass(frozen=True)
+class Played:
+    """Finished sheets: ``entries[g, b]`` is the points of game g in box b (sheet order)."""
+
+    entries: IntArray
+
+    @property
+    def totals(self) -> IntArray:
+        basic = self.entries[:, : len(BASIC_BOXES)].sum(axis=1)
+        bonuses = np.array([bonus(int(t)) for t in basic], dtype=np.intp)
+        result: IntArray = self.entries.sum(axis=1) + bonuses
+        return result
+
+
+def play_hard(table: StrategyTable, games: int, rng: np.random.Generator) -> tuple[Played, list[list[int]]]:
+    """Play ``games`` solo games optimally in lockstep; also returns each game's fresh dice in draw order."""
+    rules = table.rules
+    space = rules.space
+    tables = kernel.box_tables(rules)
+    values = table.values
+    boxes = len(rules.boxes)
+    points = np.array([box.points for box in rules.boxes], dtype=np.intp)  # (boxes, rolls)
+    basic = np.array([box.basic for box in rules.boxes])
+    lookup = _roll_lookup(space.rolls, rules.faces)
+    offsets = np.cumsum([0] + [len(level) for level in space.levels[: rules.dice]])
+    flat_keeps = [keep for level in space.levels[: rules.dice] for keep in level]
+    keep_size = np.array([len(keep) for keep in flat_keeps], dtype=np.intp)
+    keep_faces = np.array([list(keep) + [0] * (rules.dice - len(keep)) for keep in flat_keeps], dtype=np.intp)
+    subs = _sub_table(space, offsets)
+
+    masks = np.zeros(games, dtype=np.intp)
+    totals = np.zeros(games, dtype=np.intp)
+    entries = np.zeros((games, boxes), dtype=np.intp)
+    drawn: list[list[int]] = [[] for _ in range(games)]
+    everyone = np.arange(games)
+    for _ in range(boxes):
+        turn = kernel.turn(rules, tables, next_values(rules, tables, values, masks, totals))
+        dice = np.sort(rng.integers(1, rules.faces + 1, size=(games, rules.dice)), axis=1)
+        for g in range(games):
+            drawn[g].extend(dice[g].tolist())
+        playing = np.ones(games, dtype=bool)
+        for left in range(ROLLS_PER_TURN - 1, -1, -1):
+            rolls = lookup[_code(dice, rules.faces)]
+            # Every box's value, -inf where filled; argmax takes the top box on a tie, as the advisor does.
+            bits = 1 << np.arange(boxes)
+            open_ = (masks[:, None] & bits[None, :]) == 0
+            got = points[:, rolls].T
+            after = np.where(basic[None, :], np.minimum(totals[:, None] + got, rules.cap), totals[:, None])
+            box_values = np.where(open_, got + values[masks[:, None] | bits[None, :], after], -np.inf)
+            best_box = box_values.argmax(axis=1)
+            scoring = playing.copy()
+            if left:
+                flat = np.concatenate(turn.keeps[left][: rules.dice], axis=0)
+                options = subs[rolls]
+                keep_values = flat[options, everyone[:, None]]
+                choice = keep_values.argmax(axis=1)
+                best_keep = options[everyone, choice]
+                # Boxes come before keeps in the advisor's order, so a tie goes to the box.
+                rerolling = playing & (keep_values[everyone, choice] > box_values[everyone, best_box])
+                scoring &= ~rerolling
+                fresh = rng.integers(1, rules.faces + 1, size=(games, rules.dice))
+                sizes = keep_size[best_keep]
+                kept = np.arange(rules.dice)[None, :] < sizes[:, None]
+                rolled = np.where(kept, keep_faces[best_keep], fresh)
+                for game in np.flatnonzero(rerolling).tolist():
+                    drawn[game].extend(fresh[game, sizes[game] :].tolist())
+                dice = np.where(rerolling[:, None], np.sort(rolled, axis=1), dice)
+            chosen = best_box[scoring]
+            gained = points[chosen, rolls[scoring]]
+            entries[scoring, chosen] = gained
+            totals[scoring] = np.where(
+                basic[chosen], np.minimum(totals[scoring] + gained, rules.cap), totals[scoring]
+            )
+            masks[scoring] |= 1 << chosen
+            playing &= ~scoring
+    return Played(entries), drawn
+
+
+def _code(dice: IntArray, faces: int) -> IntArray:
+    weights = (faces + 1) ** np.arange(dice.shape[1])
+    result: IntArray = dice @ weights
+    return result
+
+
+def _roll_lookup(rolls: tuple[tuple[int, ...], ...], faces: int) -> IntArray:
+    dice = np.array(rolls, dtype=np.intp)
+    lookup = np.full((faces + 1) ** dice.shape[1], -1, dtype=np.intp)
+    lookup[_code(dice, faces)] = np.arange(len(rolls))
+    return lookup
+
+
+def _sub_table(space: DiceSpace, offsets: IntArray) -> IntArray:
+    """For each roll, its proper sub-multisets as flat keep indices, in the advisor's order (padded)."""
+    rows = []
+    for roll in space.rolls:
+        row = [int(offsets[len(keep)]) + space.index[len(keep)][keep] for keep in space.sub_multisets(roll)]
+        rows.append(row)
+    width = max(len(row) for row in rows)
+    return np.array([row + [row[0]] * (width - len(row)) for row in rows], dtype=np.intp)
+
+
+def play_engine(level: str, games: int, seed: int, advisor: Advisor | None = None) -> Played:
+    """Play ``games`` solo games through the game engine with a seeded generator."""
+    player = computer_player(level, advisor)
+    rng = random.Random(seed)
+    rows = []
+    for _ in range(games):
+        game = Game([level], rng=rng)
+        while not game.is_over:
+            game.apply(player.choose(game))
+        sheet: Sheet = game.sheet(0)
+        rows.append([sheet[box] or 0 for box in Box])
+    return Played(np.array(rows, dtype=np.intp).reshape(games, len(Box)))
+
+
+# --- the whole run -------------------------------------------------------------------
+
+_TABLE: StrategyTable | None = None
+
+
+def _task(job: tuple[str, int, int]) -> IntArray:
+    level, games, seed = job
+    if level == "hard":
+        assert _TABLE is not None
+        played, _ = play_hard(_TABLE, games, np.random.default_rng(seed))
+    else:
+        played = play_engine(level, games, seed)
+    return played.entries
+
+
+def _jobs(level: str, games: int, seed: int | None) -> Iterator[tuple[str, int, int]]:
+    tasks = max(1, -(-games // GAMES_PER_TASK))
+    seeds = np.random.SeedSequence(seed).spawn(tasks)
+    for index, child in enumerate(seeds):
+        count = min(GAMES_PER_TASK, games - index * GAMES_PER_TASK)
+        yield level, count, int(child.generate_state(1, dtype=np.uint64)[0])
+
+
+def run(
+    level: str,
+    games: int,
+    *,
+    seed: int | None = None,
+    table: StrategyTable | None = None,
+    processes: int | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> Played:
+    """Play ``games`` games of ``level``; the same ``seed`` and process count give the same games.
+
+    ``progress`` is called with the number of games finished so far.
+    """
+    global _TABLE
+    if level == "hard" and table is None:
+        raise ValueError("the hard player needs the solved table")
+    workers = processes if processes is not None else min(2, os.cpu_count() or 1)
+    _TABLE = table
+    parts: list[IntArray] = []
+    done = 0
+    try:
+        if workers > 1 and "fork" in mp.get_all_start_methods():
+            # Forked workers share the table already in memory instead of loading it again.
+            with mp.get_context("fork").Pool(workers) as pool:
+                for part in pool.imap(_task, _jobs(level, games, seed)):
+                    parts.append(part)
+                    done += len(part)
+                    if progress is not None:
+                        progress(done)
+        else:
+            for job in _jobs(level, games, seed):
+                parts.append(_task(job))
+                done += len(parts[-1])
+                if progress is not None:
+                    progress(done)
+    finally:
+        _TABLE = None
+    return Played(np.concatenate(parts, axis=0))
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What a run of games adds up to."""
+
+    level: str
+    games: int
+    mean: float
+    std: float
+    standard_error: float
+    percentiles: dict[int, float]
+    bonus_frequency: dict[int, float]
+    box_frequency: dict[str, float]
+    box_mean: dict[str, float]
+    best: int
+    worst: int
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "player": self.level,
+            "games": self.games,
+            "mean": self.mean,
+            "std": self.std,
+            "standard_error": self.standard_error,
+            "percentiles": {str(p): v for p, v in self.percentiles.items()},
+            "bonus_frequency": {str(b): f for b, f in self.bonus_frequency.items()},
+            "box_frequency": self.box_frequency,
+            "box_mean": self.box_mean,
+            "best": self.best,
+            "worst": self.worst,
+        }
+
+
+PERCENTILES = (1, 5, 25, 50, 75, 95, 99)
+
+
+def summarise(level: str, played: Played) -> Summary:
+    """Mean, spread, percentiles, bonus tiers and how often each box scored (more than zero)."""
+    totals = played.totals.astype(np.float64)
+    games = len(totals)
+    std = float(totals.std(ddof=1)) if games > 1 else 0.0
+    basic = played.entries[:, : len(BASIC_BOXES)].sum(axis=1)
+    bonuses = np.array([bonus(int(t)) for t in basic])
+    return Summary(
+        level=level,
+        games=games,
+        mean=float(totals.mean()),
+        std=std,
+        standard_error=std / games**0.5,
+        percentiles={p: float(np.percentile(totals, p)) for p in PERCENTILES},
+        bonus_frequency={b: float((bonuses == b).mean()) for b in BONUS_LEVELS},
+        box_frequency={box.name: float((played.entries[:, i] > 0).mean()) for i, box in enumerate(Box)},
+        box_mean={box.name: float(played.entries[:, i].mean()) for i, box in enumerate(Box)},
+        best=int(totals.max()),
+        worst=int(totals.min()),
+    )
