@@ -11,11 +11,11 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Protocol
 
 from kismet_dice.game import Action, DiceSource, Game, HouseRules, Roll, Score, check_name
 from kismet_dice.rules import Box, Dice, IllegalAction
 from kismet_dice.storage import SavedGame, SavedGameError, Storage, StorageError
+from kismet_dice.strategy import ComputerPlayer
 
 LEVELS = ("easy", "medium", "hard")
 MAX_SEATS = 6
@@ -69,12 +69,6 @@ class Setup:
         except (ValueError, TypeError, KeyError) as error:
             raise IllegalAction(f"not a set-up: {error}") from None
         return Setup(seats, rules).checked()
-
-
-class ComputerPlayer(Protocol):
-    """Decides the current player's next action in a game."""
-
-    def choose(self, game: Game) -> Action: ...
 
 
 class Session:

@@ -3,30 +3,16 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 from kismet_dice.cli import main
-from kismet_dice.strategy.ruleset import kismet_rules
-from kismet_dice.strategy.table import StrategyTable, load_or_solve
-
-
-@pytest.fixture(scope="module")
-def kismet_home(tmp_path_factory: pytest.TempPathFactory) -> str:
-    # The same place the strategy tests use, so the session solves Kismet once.
-    home = tmp_path_factory.getbasetemp() / "kismet-home"
-    load_or_solve(kismet_rules(), directory=home / "tables")
-    return str(home)
-
-
-@pytest.fixture(scope="module")
-def kismet_table(kismet_home: str) -> StrategyTable:
-    return load_or_solve(kismet_rules(), directory=Path(kismet_home) / "tables")
+from kismet_dice.strategy.table import StrategyTable
 
 
 @pytest.fixture(autouse=True)
 def home(kismet_home: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The home of the session's solved table, so the commands find it instead of solving again.
     monkeypatch.setenv("KISMET_HOME", kismet_home)
 
 

@@ -9,7 +9,6 @@ from textual.app import App
 from kismet_dice.game import DiceSource
 from kismet_dice.rules import IllegalAction
 from kismet_dice.session import (
-    ComputerPlayer,
     GameKeeper,
     Session,
     Setup,
@@ -17,6 +16,7 @@ from kismet_dice.session import (
     resume,
 )
 from kismet_dice.storage import NotEligible, SavedGameError, Storage, StorageError
+from kismet_dice.strategy import ComputerPlayer
 from kismet_dice.tui.screens.dialogs import NameScreen
 from kismet_dice.tui.screens.end import EndScreen
 from kismet_dice.tui.screens.hall import HallScreen
