@@ -91,13 +91,14 @@ def run_play(options: argparse.Namespace) -> int:
 
 def run_terminal_game(rng: DiceSource | None, pace: float) -> int:
     """The full-screen game; the storage is opened first so a problem with it is one line."""
+    from kismet_dice.strategy import Computer
     from kismet_dice.tui import KismetApp
 
     if pace < 0:
         raise UserError("--pace is a number of seconds, 0 or more")
     storage = open_storage()
     try:
-        KismetApp(storage, rng=rng, pace=pace).run()
+        KismetApp(storage, computer=Computer(), rng=rng, pace=pace).run()
     finally:
         storage.close()
     return 0
