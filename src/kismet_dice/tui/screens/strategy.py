@@ -10,7 +10,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import DataTable, Label, ProgressBar
+from textual.widgets import DataTable, Label, ProgressBar, Static
 
 from kismet_dice.strategy import Computer, Option
 
@@ -29,8 +29,8 @@ class PreparingScreen(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label("The computer is getting ready", classes="dialog-title")
-            yield Label(self.reason)
-            yield Label(
+            yield Static(self.reason)
+            yield Static(
                 "The first time on this machine it works out the best move of every position "
                 "(about half a minute); after that it only loads them."
             )
@@ -92,7 +92,7 @@ class AdviceScreen(ModalScreen[Option | None]):
                 )
             yield table
             more = f" ({self.hidden} weaker options not shown)" if self.hidden else ""
-            yield Label(f"Enter plays the highlighted option, escape closes{more}.")
+            yield Static(f"Enter plays the highlighted option, escape closes{more}.")
 
     def on_mount(self) -> None:
         self.query_one(DataTable).focus()
