@@ -131,6 +131,27 @@ class Session:
     def humans(self) -> tuple[int, ...]:
         return tuple(number for number, seat in enumerate(self.seats) if not seat.is_computer)
 
+    def result(self) -> str:
+        """Who won, in words, once the game is over.
+
+        >>> from kismet_dice.game import ScriptedDice
+        >>> game = Game(["Ann"], rng=ScriptedDice([1] + [1, 2, 3, 4, 6] * 15))
+        >>> for box in Box:
+        ...     _ = game.roll(); _ = game.score(box)
+        >>> Session(game, [Seat("Ann")], computer=lambda level: None).result()
+        'Ann scores 32.'
+        """
+        game = self.game
+        if not game.is_over:
+            return "The game is not over."
+        names = [game.names[seat] for seat in game.winners]
+        best = game.total(game.winners[0])
+        if len(game.names) == 1:
+            return f"{names[0]} scores {best}."
+        if len(names) == 1:
+            return f"{names[0]} wins with {best}."
+        return f"{' and '.join(names)} share the win with {best}."
+
     # --- a person's actions -------------------------------------------------------------
 
     def toggle_hold(self, position: int) -> None:
