@@ -23,17 +23,21 @@ def peak():
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     return own / 1024, workers / 1024
+def cpu():
+    # Processor seconds of this process (all its threads) and of the workers it has waited for.
+    return sum(getattr(resource.getrusage(who), field) for who in (resource.RUSAGE_SELF,
+               resource.RUSAGE_CHILDREN) for field in ("ru_utime", "ru_stime"))
 """
 
 RUST = (
     PEAK
     + """
 import time, yatzy_solver
-started = time.perf_counter()
+started, used = time.perf_counter(), cpu()
 solver = yatzy_solver.Solver.build(yatzy_solver.Variant("yatzy-scandinavian"))
-seconds = time.perf_counter() - started
+seconds, used = time.perf_counter() - started, cpu() - used
 own, workers = peak()
-print(json.dumps({"seconds": seconds, "peak_mb": own, "worker_peak_mb": workers}))
+print(json.dumps({"seconds": seconds, "cpu_seconds": used, "peak_mb": own, "worker_peak_mb": workers}))
 """
 )
 
@@ -45,12 +49,12 @@ from kismet_dice.strategy.ruleset import kismet_rules
 from kismet_dice.strategy.solver import count_positions, solve
 from kismet_dice.strategy.table import StrategyTable, save, table_path
 rules = kismet_rules()
-started = time.perf_counter()
+started, used = time.perf_counter(), cpu()
 values = solve(rules)
-seconds = time.perf_counter() - started
+seconds, used = time.perf_counter() - started, cpu() - used
 own, workers = peak()
 save(StrategyTable(rules, values), table_path(rules))
-print(json.dumps({"seconds": seconds, "peak_mb": own, "worker_peak_mb": workers,
+print(json.dumps({"seconds": seconds, "cpu_seconds": used, "peak_mb": own, "worker_peak_mb": workers,
                   "expected_score": float(values[0, 0]), "positions": count_positions(rules)}))
 """
 )
@@ -63,12 +67,12 @@ from kismet_dice.strategy.ruleset import kismet_rules
 from kismet_dice.strategy.simulate import run, summarise
 from kismet_dice.strategy.table import load_or_solve
 table = load_or_solve(kismet_rules())
-started = time.perf_counter()
+started, used = time.perf_counter(), cpu()
 played = run("hard", 10_000, seed=1, table=table)
-seconds = time.perf_counter() - started
+seconds, used = time.perf_counter() - started, cpu() - used
 summary = summarise("hard", played)
 own, workers = peak()
-print(json.dumps({"seconds": seconds, "peak_mb": own, "worker_peak_mb": workers,
+print(json.dumps({"seconds": seconds, "cpu_seconds": used, "peak_mb": own, "worker_peak_mb": workers,
                   "mean": summary.mean, "standard_error": summary.standard_error}))
 """
 )
@@ -91,16 +95,18 @@ def main() -> None:
     for round_ in range(1, options.rounds + 1):
         rust = measure(RUST, env)
         print(
-            f"round {round_}  yatzy-solver (Rust) Scandinavian Yatzy build: {rust['seconds']:.2f} s, "
-            f"peak {rust['peak_mb']:.0f} MB"
+            f"round {round_}  yatzy-solver (Rust) Scandinavian Yatzy build: {rust['seconds']:.2f} s "
+            f"({rust['cpu_seconds']:.2f} s of processor time), peak {rust['peak_mb']:.0f} MB"
         )
         kismet = measure(KISMET, env)
         print(
             f"round {round_}  kismet-dice Kismet solve ({kismet['positions']:.0f} positions): "
-            f"{kismet['seconds']:.2f} s, peak {kismet['peak_mb']:.0f} MB "
+            f"{kismet['seconds']:.2f} s ({kismet['cpu_seconds']:.2f} s of processor time), "
+            f"peak {kismet['peak_mb']:.0f} MB "
             f"(each worker at most {kismet['worker_peak_mb']:.0f} MB), "
             f"expected score {kismet['expected_score']:.6f}; "
-            f"ratio to Rust {kismet['seconds'] / rust['seconds']:.2f}"
+            f"ratio to Rust {kismet['seconds'] / rust['seconds']:.2f} "
+            f"(processor time {kismet['cpu_seconds'] / rust['cpu_seconds']:.2f})"
         )
     simulated = measure(SIMULATE, env)
     print(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
+from collections.abc import Callable
 from fractions import Fraction
 from functools import cache
 
@@ -27,6 +28,13 @@ def brute_force(rules: RuleSet, points: dict[str, dict[tuple[int, ...], int]]) -
 
     ``points[box][sorted dice]`` is what the dice score in the box.
     """
+    return brute_force_positions(rules, points)(frozenset(), 0)
+
+
+def brute_force_positions(
+    rules: RuleSet, points: dict[str, dict[tuple[int, ...], int]]
+) -> Callable[[frozenset[str], int], Fraction]:
+    """The brute-force value of every turn-start position: ``start(filled box names, capped total)``."""
     names = [box.name for box in rules.boxes]
     basic = {box.name for box in rules.boxes if box.basic}
     faces = range(1, rules.faces + 1)
@@ -69,7 +77,7 @@ def brute_force(rules: RuleSet, points: dict[str, dict[tuple[int, ...], int]]) -
                 options.append(worth / len(fresh))
         return max(options)
 
-    return start(frozenset(), 0)
+    return start
 
 
 def _small_game(
@@ -107,6 +115,21 @@ def test_small_games_agree_with_brute_force(dice: int, faces: int, bonus_at: int
     rules, points = _small_game(dice, faces, bonus_at)
     exact = brute_force(rules, points)
     assert solve(rules, processes=1)[0, 0] == pytest.approx(float(exact), rel=1e-12)
+
+
+@pytest.mark.parametrize(("dice", "faces", "bonus_at"), [(2, 6, 6), (2, 3, 3)])
+def test_every_position_of_small_games_agrees_with_brute_force(dice: int, faces: int, bonus_at: int) -> None:
+    # Totals that lead to the same bonuses are computed once and copied: each copy is checked here.
+    rules, points = _small_game(dice, faces, bonus_at)
+    start = brute_force_positions(rules, points)
+    values = solve(rules, processes=1)
+    names = [box.name for box in rules.boxes]
+    checked = 0
+    for mask, total in zip(*np.nonzero(np.isfinite(values[:-1])), strict=True):
+        filled = frozenset(name for i, name in enumerate(names) if mask >> i & 1)
+        assert values[mask, total] == pytest.approx(float(start(filled, int(total))), rel=1e-12)
+        checked += 1
+    assert checked == count_positions(rules)
 
 
 def test_two_processes_give_the_same_table_as_one() -> None:

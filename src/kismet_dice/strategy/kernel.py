@@ -14,6 +14,12 @@ The turn, backwards from its end:
   at a time (a multiset of n dice averages its six children of n+1 dice);
 * ``best``: the best choice for each roll with rolls left, through the lattice of kept
   multisets (the best sub-multiset of k is k itself or the best of k minus one die).
+
+Each step writes into arrays it is given. The solver hands the same :class:`Workspace` to
+batch after batch: allocating fresh arrays of this size for every step costs more in page
+faults (the allocator returns them to the system and gets them back) than the arithmetic.
+Row gathers use ``mode="clip"``: every index is in range by construction, and the default
+``"raise"`` mode copies the result through an extra buffer.
 """
 
 from __future__ import annotations
@@ -32,15 +38,16 @@ class BoxTable:
     """One box's points, grouped for the ``final`` step.
 
     ``scores``: the distinct points the box can give; ``group[r]``: which of them roll r gives;
-    ``scoring_rolls``/``scoring_points``: the rolls that score more than zero (for boxes whose
-    next position does not depend on the points, only those rolls need a look of their own).
+    ``first``/``points``: for a box whose next position does not depend on the points, the
+    rolls ``first, first + 1, ...`` that span all those scoring more than zero, and their
+    points (zeros in between are harmless: a zero is never above the floor of :func:`final`).
     """
 
     basic: bool
     scores: IntArray
     group: IntArray
-    scoring_rolls: IntArray
-    scoring_points: FloatArray
+    first: int
+    points: FloatArray
 
 
 def box_tables(rules: RuleSet) -> tuple[BoxTable, ...]:
@@ -49,20 +56,49 @@ def box_tables(rules: RuleSet) -> tuple[BoxTable, ...]:
         points = np.array(box.points, dtype=np.intp)
         scores, group = np.unique(points, return_inverse=True)
         scoring = np.flatnonzero(points > 0)
+        first, end = (int(scoring[0]), int(scoring[-1]) + 1) if len(scoring) else (0, 0)
         tables.append(
             BoxTable(
                 basic=box.basic,
                 scores=scores.astype(np.intp),
                 group=group.astype(np.intp).reshape(-1),
-                scoring_rolls=scoring,
-                scoring_points=points[scoring].astype(np.float64),
+                first=first,
+                points=points[first:end].astype(np.float64),
             )
         )
     return tuple(tables)
 
 
-def final(tables: Sequence[BoxTable], nexts: Sequence[FloatArray | None], rolls: int) -> FloatArray:
-    """Best value of each roll when a box must be chosen now.
+@dataclass(frozen=True)
+class Workspace:
+    """Arrays for the turns of ``columns`` positions, reused from one batch to the next.
+
+    ``stop``: the values with no roll left; ``choose``: with rolls left; ``levels[n]``: one
+    row per kept multiset of n dice; ``scratch``: one row per roll.
+    """
+
+    columns: int
+    stop: FloatArray
+    choose: FloatArray
+    levels: tuple[FloatArray, ...]
+    scratch: FloatArray
+
+    @classmethod
+    def create(cls, space: DiceSpace, columns: int) -> Workspace:
+        rolls = len(space.rolls)
+        return cls(
+            columns=columns,
+            stop=np.empty((rolls, columns)),
+            choose=np.empty((rolls, columns)),
+            levels=tuple(np.empty((len(level), columns)) for level in space.levels[: space.dice]),
+            scratch=np.empty((rolls, columns)),
+        )
+
+
+def final(
+    tables: Sequence[BoxTable], nexts: Sequence[FloatArray | None], out: FloatArray, scratch: FloatArray
+) -> FloatArray:
+    """Best value of each roll when a box must be chosen now, into ``out`` (one row per roll).
 
     ``nexts[b]`` is ``None`` when box b is filled in every column; otherwise, for a basic box,
     the value after entering each of its distinct scores (shape ``(len(scores), columns)``),
@@ -70,59 +106,86 @@ def final(tables: Sequence[BoxTable], nexts: Sequence[FloatArray | None], rolls:
     the box is filled.
     """
     plain = [(table, nxt) for table, nxt in zip(tables, nexts, strict=True) if nxt is not None]
-    columns = next(nxt.shape[-1] for _, nxt in plain)
     # A zero in any open non-basic box is the floor under every roll.
-    floor = np.full(columns, -np.inf)
+    floor = np.full(out.shape[1], -np.inf)
     for table, nxt in plain:
         if not table.basic:
             np.maximum(floor, nxt, out=floor)
-    values = np.repeat(floor[None, :], rolls, axis=0)
-    scratch = np.empty_like(values)
+    out[...] = floor
     for table, nxt in plain:
         if table.basic:
             candidates = table.scores[:, None] + nxt
-            np.take(candidates, table.group, axis=0, out=scratch)
-            np.maximum(values, scratch, out=values)
-        elif len(table.scoring_rolls):
-            rows = table.scoring_rolls
-            if len(rows) == rolls:
-                np.add(table.scoring_points[:, None], nxt[None, :], out=scratch)
-                np.maximum(values, scratch, out=values)
-            else:
-                values[rows] = np.maximum(values[rows], table.scoring_points[:, None] + nxt[None, :])
-    return values
+            np.take(candidates, table.group, axis=0, out=scratch, mode="clip")
+            np.maximum(out, scratch, out=out)
+        elif len(table.points):
+            rows = slice(table.first, table.first + len(table.points))
+            part = scratch[rows]
+            np.add(table.points[:, None], nxt[None, :], out=part)
+            np.maximum(out[rows], part, out=out[rows])
+    return out
 
 
-def kept(children: Sequence[IntArray], faces: int, after: FloatArray) -> list[FloatArray]:
-    """Expected ``after`` (one row per roll) for every kept multiset, by size: ``[size 0, ..., size n]``."""
-    levels: list[FloatArray] = [after]
-    for table in reversed(children):
-        upper = levels[0]
-        total = np.take(upper, table[:, 0], axis=0)
-        scratch = np.empty_like(total)
+def kept(
+    children: Sequence[IntArray],
+    faces: int,
+    after: FloatArray,
+    levels: Sequence[FloatArray],
+    scratch: FloatArray,
+) -> None:
+    """Expected ``after`` (one row per roll) for every kept multiset, into ``levels`` (sizes 0 to n-1)."""
+    upper = after
+    for size in range(len(children) - 1, -1, -1):
+        table = children[size]
+        total = levels[size]
+        part = scratch[: len(table)]
+        np.take(upper, table[:, 0], axis=0, out=total, mode="clip")
         for face in range(1, faces):
-            np.take(upper, table[:, face], axis=0, out=scratch)
-            total += scratch
+            np.take(upper, table[:, face], axis=0, out=part, mode="clip")
+            total += part
         total *= 1.0 / faces
-        levels.insert(0, total)
-    return levels
+        upper = total
 
 
-def best(space: DiceSpace, keeps: Sequence[FloatArray], stop: FloatArray) -> FloatArray:
-    """Best value of each roll with a roll left: score now (``stop``) or keep a proper sub-multiset."""
-    below = keeps[0]
-    for size in range(1, len(keeps)):
-        here = stop if size == len(keeps) - 1 else keeps[size]
-        table = space.parents[size]
-        result = here.copy()
-        scratch = np.empty_like(result)
-        for column, start in enumerate(space.parent_starts[size]):
+def best(
+    space: DiceSpace, levels: Sequence[FloatArray], stop: FloatArray, out: FloatArray, scratch: FloatArray
+) -> FloatArray:
+    """Best value of each roll with a roll left, into ``out``: score now (``stop``) or keep a proper
+    sub-multiset (``levels``, by size, as :func:`kept` leaves them; sizes 1 and up are overwritten
+    with the best sub-multiset of each)."""
+    below = levels[0]
+    for size in range(1, len(levels) + 1):
+        here, result = (stop, out) if size == len(levels) else (levels[size], levels[size])
+        table = space.parent_starts[size]
+        parents = space.parents[size]
+        for column, start in enumerate(table):
             # Rows before ``start`` have fewer distinct faces: this column is only padding there.
-            rows = len(table) - start
-            np.take(below, table[start:, column], axis=0, out=scratch[:rows])
-            np.maximum(result[start:], scratch[:rows], out=result[start:])
+            # Column 0 is real in every row (a multiset has a face), so it also moves ``here`` across.
+            rows = len(parents) - start
+            part = scratch[:rows]
+            np.take(below, parents[start:, column], axis=0, out=part, mode="clip")
+            if column == 0:
+                np.maximum(here, part, out=result)
+            else:
+                np.maximum(result[start:], part, out=result[start:])
         below = result
-    return below
+    return out
+
+
+def start_values(
+    rules: RuleSet,
+    tables: Sequence[BoxTable],
+    nexts: Sequence[FloatArray | None],
+    work: Workspace,
+) -> FloatArray:
+    """The expected value of each column at the start of a turn (only that: the solver's step)."""
+    space = rules.space
+    final(tables, nexts, work.stop, work.scratch)
+    choose = work.stop
+    for _ in range(1, rules.rolls_per_turn):
+        kept(space.children, rules.faces, choose, work.levels, work.scratch)
+        choose = best(space, work.levels, work.stop, work.choose, work.scratch)
+    result: FloatArray = space.roll_probabilities @ choose
+    return result
 
 
 @dataclass(frozen=True)
@@ -140,12 +203,15 @@ class Turn:
 
 
 def turn(rules: RuleSet, tables: Sequence[BoxTable], nexts: Sequence[FloatArray | None]) -> Turn:
+    """All values of a turn, each in arrays of its own (for the advisor and the players)."""
     space = rules.space
-    stop = final(tables, nexts, len(space.rolls))
+    columns = next(nxt.shape[-1] for nxt in nexts if nxt is not None)
+    work = Workspace.create(space, columns)
+    stop = final(tables, nexts, work.stop, work.scratch).copy()
     keeps: list[tuple[FloatArray, ...]] = [()]
     choose = [stop]
     for _ in range(1, rules.rolls_per_turn):
-        levels = kept(space.children, rules.faces, choose[-1])
-        keeps.append(tuple(levels))
-        choose.append(best(space, levels, stop))
+        kept(space.children, rules.faces, choose[-1], work.levels, work.scratch)
+        keeps.append((*(level.copy() for level in work.levels), choose[-1]))
+        choose.append(best(space, work.levels, stop, work.choose, work.scratch).copy())
     return Turn(stop, tuple(keeps), tuple(choose))
