@@ -179,7 +179,7 @@ class PlainTable:
         if needed and self._computer is not None and not self._computer.ready:
             self.say(
                 "The computer is getting ready; the first time on this machine it works out "
-                "the best move of every position, which takes about half a minute."
+                "the best move of every position, which takes a few seconds."
             )
             self._computer.advisor()
 
@@ -461,7 +461,7 @@ class PlainTable:
             for line in proficiency(game, self._computer.advisor()).summary():
                 self.say(line)
         else:
-            self.say("To see how well everyone played, run 'kismet solve' once (about half a minute).")
+            self.say("To see how well everyone played, run 'kismet solve' once (a few seconds).")
 
 
 def parse_positions(text: str) -> tuple[int, ...] | None:

@@ -16,7 +16,7 @@ from kismet_dice.strategy import Computer, Option
 
 
 class PreparingScreen(ModalScreen[bool]):
-    """Loads the computer's table (solving it the first time, about half a minute) with progress.
+    """Loads the computer's table (solving it the first time, a few seconds) with progress.
 
     Dismissed with True once the computer is ready, False if loading failed.
     """
@@ -32,7 +32,7 @@ class PreparingScreen(ModalScreen[bool]):
             yield Static(self.reason)
             yield Static(
                 "The first time on this machine it works out the best move of every position "
-                "(about half a minute); after that it only loads them."
+                "(a few seconds); after that it only loads them."
             )
             yield ProgressBar(total=None, show_eta=False, id="preparing")
 
