@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import random
+import threading
 from pathlib import Path
 from typing import Any
 
-from kismet_dice.strategy import Computer
+from kismet_dice.strategy import Advisor, Computer, StrategyTable
+from kismet_dice.strategy.solver import Progress
 from tests.web.helpers import QueuedDice, client, entries, new_game, seat, seat_tokens, state
 from tests.web.live import turn_of, wait_for
 
@@ -112,3 +114,47 @@ def test_a_computer_level_must_be_one_of_the_three(tmp_path: Path) -> None:
             "/api/games", json={"players": [{"name": "Ann"}, {"name": "Hal", "computer": level}]}
         )
         assert answer.status_code == 422 and "computer" in answer.json()["error"], answer.text
+
+
+class SlowComputer(Computer):
+    """A computer whose table loads only when the test says so, counting the loads."""
+
+    def __init__(self, table: StrategyTable) -> None:
+        super().__init__()
+        self._table = table
+        self._loaded: Advisor | None = None
+        self._gate = threading.Lock()
+        self.release = threading.Event()
+        self.loads = 0
+
+    @property
+    def ready(self) -> bool:
+        return self._loaded is not None
+
+    def advisor(self, progress: Progress | None = None) -> Advisor:
+        with self._gate:
+            if self._loaded is None:
+                self.loads += 1
+                # Bounded only so that a failed test leaves no thread behind for ever.
+                self.release.wait(timeout=120)
+                self._loaded = Advisor(self._table)
+            return self._loaded
+
+
+def test_while_the_computer_gets_ready_the_server_serves_and_says_so(
+    tmp_path: Path, kismet_table: StrategyTable
+) -> None:
+    slow = SlowComputer(kismet_table)
+    dice = QueuedDice(1, 6, *random.Random(8).choices(range(1, 7), k=15))  # Hal begins
+    with client(tmp_path, dice, slow) as web:
+        created = new_game(web, "Ann", "Hal", computers={"Hal": "hard"})
+        game_id = created["id"]
+        with web.websocket_connect(f"/api/games/{game_id}/live") as socket:
+            waiting = wait_for(socket, lambda view: True)
+            assert waiting["computer"] == "getting_ready" and waiting["current_player"] == 1
+            # The load runs beside the server: it still answers, and Hal has not moved.
+            assert state(web, game_id)["events"] == created["game"]["events"]
+            slow.release.set()
+            view = wait_for(socket, turn_of(0))
+        assert view["computer"] == "ready" and filled(view, 1) == 1
+        assert slow.loads == 1
