@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -158,3 +159,26 @@ def test_while_the_computer_gets_ready_the_server_serves_and_says_so(
             view = wait_for(socket, turn_of(0))
         assert view["computer"] == "ready" and filled(view, 1) == 1
         assert slow.loads == 1
+
+
+def test_advice_asked_while_the_computer_gets_ready_comes_once_it_is(
+    tmp_path: Path, kismet_table: StrategyTable
+) -> None:
+    slow = SlowComputer(kismet_table)
+    dice = QueuedDice(4, 6, 6, 6, 6, 6)  # a game of one: the roll-off, then five sixes
+    with client(tmp_path, dice, slow) as web, ThreadPoolExecutor(1) as asking:
+        created = new_game(web, "Ann")
+        (ann,) = seat_tokens(created)
+        game_id = created["id"]
+        web.post(f"/api/games/{game_id}/roll", json={}, headers=seat(ann))
+        with web.websocket_connect(f"/api/games/{game_id}/live") as socket:
+            assert wait_for(socket, lambda view: True)["computer"] == "getting_ready"
+            answer = asking.submit(web.post, f"/api/games/{game_id}/advice", headers=seat(ann))
+            # The pages are told the computer is getting ready; the answer waits for it.
+            pushed = wait_for(socket, lambda view: True)
+            assert pushed["computer"] == "getting_ready" and not pushed["assisted"]
+            assert not answer.done()
+            slow.release.set()
+            assert wait_for(socket, lambda view: view["assisted"])["computer"] == "ready"
+        advice = answer.result()
+        assert advice.status_code == 200 and advice.json()["options"][0]["box"] == "KISMET"

@@ -26,7 +26,7 @@ from starlette.exceptions import HTTPException
 from kismet_dice.game import DiceSource, HouseRules
 from kismet_dice.session import Seat
 from kismet_dice.storage import HallEntry
-from kismet_dice.strategy import Computer
+from kismet_dice.strategy import Advisor, Computer
 from kismet_dice.web.computer import ComputerTurns, Readiness, WhenReady
 from kismet_dice.web.limits import MAX_MESSAGE_CHARACTERS, MAX_NAME_CHARACTERS, BodyLimit
 from kismet_dice.web.store import WebTables
@@ -67,7 +67,8 @@ Live updates: open a WebSocket at `/api/games/{{id}}/live`. The server sends
 `{{"type": "state", "game": <GameView>}}` at once and after every change. A page may also act over
 it: `{{"type": "roll", "token": ..., "hold": [0, 2]}}` or `{{"type": "score", "token": ...,
 "box": "FULL_HOUSE"}}`; a refused message gets `{{"type": "error", "status": 409, "error": ...}}`
-and the connection stays open.
+and the connection stays open. If a computer player cannot go on, every page of its game gets
+such an error message too.
 
 Every refusal is a 4xx answer with a JSON body `{{"error": "what was wrong"}}`; the game is unchanged.
 """
@@ -282,6 +283,13 @@ def create_app(
 
     view = pages.view
 
+    async def advisor_for(table: Table) -> Advisor:
+        """The advisor; if it has to be loaded first, the table's pages are told it is getting ready."""
+        if readiness.state != "ready":
+            readiness.start()
+            await pages.push(table)
+        return await readiness.advisor()
+
     @app.exception_handler(TableError)
     async def refused(request: Request, error: TableError) -> JSONResponse:
         return _error(error.status, error.message)
@@ -367,8 +375,7 @@ def create_app(
         for good: an assisted game cannot enter the Hall of Fame. While the computer is getting
         ready (the first time on a server, about half a minute) the answer waits for it.
         """
-        tables.check_advice(table_id, token)
-        advisor = await readiness.advisor()
+        advisor = await advisor_for(tables.check_advice(table_id, token))
         table, options = tables.advise(table_id, token, advisor)
         await pages.push(table)
         dice = table.game.dice
@@ -378,8 +385,7 @@ def create_app(
     async def proficiency(table_id: str) -> ProficiencyView:
         """Once the game is over: each player's expected points lost against perfect play, and the
         choices that cost most. Anyone with the game's link may ask."""
-        tables.check_proficiency(table_id)
-        advisor = await readiness.advisor()
+        advisor = await advisor_for(tables.check_proficiency(table_id))
         table, measured = tables.proficiency(table_id, advisor)
         return proficiency_view(table, measured)
 
