@@ -14,7 +14,7 @@ $(READY): pyproject.toml
 	touch $(READY)
 
 play: $(READY)
-	$(BIN)/kismet play --plain
+	$(BIN)/kismet play
 
 lint: $(READY)
 	$(BIN)/ruff check src tests

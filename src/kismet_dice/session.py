@@ -131,6 +131,27 @@ class Session:
     def humans(self) -> tuple[int, ...]:
         return tuple(number for number, seat in enumerate(self.seats) if not seat.is_computer)
 
+    def result(self) -> str:
+        """Who won, in words, once the game is over.
+
+        >>> from kismet_dice.game import ScriptedDice
+        >>> game = Game(["Ann"], rng=ScriptedDice([1] + [1, 2, 3, 4, 6] * 15))
+        >>> for box in Box:
+        ...     _ = game.roll(); _ = game.score(box)
+        >>> Session(game, [Seat("Ann")], computer=lambda level: None).result()
+        'Ann scores 32.'
+        """
+        game = self.game
+        if not game.is_over:
+            return "The game is not over."
+        names = [game.names[seat] for seat in game.winners]
+        best = game.total(game.winners[0])
+        if len(game.names) == 1:
+            return f"{names[0]} scores {best}."
+        if len(names) == 1:
+            return f"{names[0]} wins with {best}."
+        return f"{' and '.join(names)} share the win with {best}."
+
     # --- a person's actions -------------------------------------------------------------
 
     def toggle_hold(self, position: int) -> None:
@@ -144,6 +165,15 @@ class Session:
         if not 0 <= position < 5:
             raise IllegalAction(f"a die's position is 1 to 5, not {position + 1}")
         self._hold = self._hold ^ {position}
+
+    def set_hold(self, positions: Sequence[int]) -> None:
+        """Hold exactly these dice (positions 0-4) at the next roll, e.g. as advice suggests."""
+        for position in positions:
+            if not 0 <= position < 5:
+                raise IllegalAction(f"a die's position is 1 to 5, not {position + 1}")
+        if positions and (not self.game.dice or not self.game.rolls_left):
+            raise IllegalAction("nothing can be held now")
+        self._hold = frozenset(positions)
 
     def roll(self) -> Dice:
         """Roll the dice not held."""
@@ -217,6 +247,18 @@ class GameKeeper:
             self.problem = f"{error}; the game goes on but is no longer saved"
 
 
+def seat_levels(saved: SavedGame) -> list[str | None]:
+    """Each seat's computer level, ``None`` for a person.
+
+    A computer seat saved before levels were kept plays on at the best level.
+    """
+    levels = saved.levels or (None,) * len(saved.names)
+    return [
+        level or ("hard" if computer else None)
+        for level, computer in zip(levels, saved.computer, strict=True)
+    ]
+
+
 def resume(
     storage: Storage,
     saved_id: int,
@@ -226,11 +268,7 @@ def resume(
 ) -> tuple[Session, GameKeeper]:
     """An unfinished saved game, ready to play on; raises :class:`SavedGameError`."""
     saved, game = storage.games.load(saved_id, rng)
-    # A computer seat saved before levels were kept plays on at the best level.
-    seats = [
-        Seat(name, (saved.levels[number] if saved.levels else None) or ("hard" if flag else None))
-        for number, (name, flag) in enumerate(zip(saved.names, saved.computer, strict=True))
-    ]
+    seats = [Seat(name, level) for name, level in zip(saved.names, seat_levels(saved), strict=True)]
     keeper = GameKeeper(storage, saved)
     session = Session(game, seats, computer=computer, assisted=saved.assisted, after_action=keeper)
     return session, keeper

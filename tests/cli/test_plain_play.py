@@ -11,13 +11,19 @@ from kismet_dice import Game
 from kismet_dice.cli import main
 from kismet_dice.cli.play import EndOfInput, PlainTable
 from kismet_dice.game import ScriptedDice
+from kismet_dice.session import Seat, Session
+from kismet_dice.strategy import Computer, StrategyTable
 from tests.game.helpers import draws
 from tests.game.test_solo_game import TURNS
 
 
+def humans(game: Game) -> Session:
+    return Session(game, [Seat(name) for name in game.names], computer=Computer().player)
+
+
 def run_table(game: Game, typed: str) -> str:
     sink = io.StringIO()
-    PlainTable(io.StringIO(typed), sink).play(game)
+    PlainTable(io.StringIO(typed), sink).play(humans(game))
     return sink.getvalue()
 
 
@@ -44,7 +50,7 @@ def test_bad_typing_gets_a_hint_and_the_same_question() -> None:
     sink = io.StringIO()
     table = PlainTable(io.StringIO(typed), sink)
     with pytest.raises(EndOfInput):
-        table.play(Game(["Ann"], rng=ScriptedDice(faces)))
+        table.play(humans(Game(["Ann"], rng=ScriptedDice(faces))))
     out = sink.getvalue()
     assert out.count("Type the positions of the dice to keep") == 3  # 7, abc and ?
     assert "No box is called 'foo'" in out and "No box is called '99'" in out
@@ -57,7 +63,7 @@ def test_second_kismet_is_announced_with_its_penalties() -> None:
     typed = "s\n15\ns\n14\ns\nfives\n"
     sink = io.StringIO()
     with pytest.raises(EndOfInput):
-        PlainTable(io.StringIO(typed), sink).play(Game(["Ann", "Bob"], rng=ScriptedDice(faces)))
+        PlainTable(io.StringIO(typed), sink).play(humans(Game(["Ann", "Bob"], rng=ScriptedDice(faces))))
     out = sink.getvalue()
     assert "Roll-off for the first turn: Ann rolls 6, Bob rolls 1." in out
     assert "SECOND KISMET! Ann rolled five of a kind with a Kismet already scored." in out
@@ -114,3 +120,41 @@ def test_bad_names_on_the_command_line_get_one_line(
     status, out, err = play_command("", ["Ann", "Ann"], monkeypatch, capsys)
     assert status == 2 and out == ""
     assert err == "kismet: two players cannot share a name\n"
+
+
+def test_a_computer_seat_plays_its_turn_aloud() -> None:
+    game = Game(["Ann", "Cid"], rng=ScriptedDice([1, 6] + [6] * 5 + [1, 2, 3, 4, 6]))
+    session = Session(game, [Seat("Ann"), Seat("Cid", "easy")], computer=Computer().player)
+    sink = io.StringIO()
+    with pytest.raises(EndOfInput):
+        PlainTable(io.StringIO(""), sink, computer=Computer()).play(session)
+    out = sink.getvalue()
+    assert "Kismet for 2: Ann, Cid (computer, easy)." in out
+    assert "Round 1: Cid (computer, easy)'s turn (0 points so far)." in out
+    assert "Cid rolls: 6 black, 6 black, 6 black, 6 black, 6 black." in out
+    assert "Cid enters 80 in Kismet; total 80." in out
+    assert "Round 1: Ann's turn" in out
+
+
+def test_hint_asks_first_then_ranks_the_options(kismet_table: StrategyTable) -> None:
+    game = Game(["Ann"], rng=ScriptedDice([3, 6, 6, 6, 6, 6]))
+    session = Session(game, [Seat("Ann")], computer=Computer().player)
+    sink = io.StringIO()
+    typed = "hint\nn\nhint\ny\nhint\n"
+    with pytest.raises(EndOfInput):
+        PlainTable(io.StringIO(typed), sink, computer=Computer(table=kismet_table)).play(session)
+    out = sink.getvalue()
+    # Asked until answered yes (no, then yes), then never again in this game.
+    assert out.count("Advice marks this game as assisted") == 2
+    assert out.count("Advice, best first, with the expected final total:") == 2
+    # Five sixes on an empty sheet: the Kismet box first, by the solved table.
+    assert "  1. score Kismet: " in out
+    assert session.assisted
+
+
+def test_a_computer_level_that_does_not_exist_is_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, err = play_command("", ["Ann", "Hal=expert"], monkeypatch, capsys)
+    assert status == 2 and out == ""
+    assert err == "kismet: a computer player is easy, medium or hard, not 'expert'\n"

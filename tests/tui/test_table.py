@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from textual.widgets import Input, Label
+from textual.widgets import Input
 
 from kismet_dice.game import ScriptedDice, SecondKismet
 from kismet_dice.rules import Box
@@ -54,7 +54,7 @@ async def test_a_whole_solo_game_by_key_presses(storage: Storage) -> None:
         # The last entry ends the game: the final sheets, then the Hall of Fame asks a name.
         await pilot.pause()
         assert isinstance(app.screen, NameScreen)
-        assert "Player, 403 enters the Hall of Fame!" in str(app.screen.query_one(Label).render())
+        assert "Player, 403 enters the Hall of Fame!" in str(app.screen.query_one("#question").render())
         name_box = app.screen.query_one(Input)
         assert name_box.value == "Player"
         name_box.value = ""

@@ -1,4 +1,4 @@
-"""The command's side of storage: opening it with one-line messages, and saving a game as it goes."""
+"""The command's side of storage: opening it, with one-line messages for what goes wrong."""
 
 from __future__ import annotations
 
@@ -6,9 +6,7 @@ import sys
 from typing import TextIO
 
 from kismet_dice.cli.errors import UserError
-from kismet_dice.game import Game
-from kismet_dice.session import GameKeeper
-from kismet_dice.storage import SavedGame, Storage, StorageError
+from kismet_dice.storage import Storage, StorageError
 
 
 def warn(message: str, stream: TextIO | None = None) -> None:
@@ -25,29 +23,3 @@ def open_storage() -> Storage:
     if storage.moved_aside is not None:
         warn(storage.moved_aside.message)
     return storage
-
-
-class GameSaver:
-    """The ``after_action`` of the plain table: a :class:`GameKeeper` that warns once on stderr."""
-
-    def __init__(self, storage: Storage, saved: SavedGame | None = None) -> None:
-        self._keeper = GameKeeper(storage, saved)
-
-    @property
-    def saved(self) -> SavedGame | None:
-        return self._keeper.saved
-
-    @saved.setter
-    def saved(self, saved: SavedGame | None) -> None:
-        self._keeper.saved = saved
-
-    @property
-    def failed(self) -> bool:
-        return self._keeper.problem is not None
-
-    def __call__(self, game: Game) -> None:
-        if self.failed:
-            return
-        self._keeper.keep(game)
-        if self._keeper.problem is not None:
-            warn(self._keeper.problem)

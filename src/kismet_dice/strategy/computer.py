@@ -14,7 +14,7 @@ from kismet_dice.strategy.advisor import Advisor
 from kismet_dice.strategy.players import ComputerPlayer, computer_player
 from kismet_dice.strategy.ruleset import kismet_rules
 from kismet_dice.strategy.solver import Progress
-from kismet_dice.strategy.table import StrategyTable, load_or_solve
+from kismet_dice.strategy.table import StrategyTable, load_or_solve, table_path
 
 
 class Computer:
@@ -33,6 +33,11 @@ class Computer:
     def ready(self) -> bool:
         """Whether the table is loaded, so advice and hard moves come at once."""
         return self._advisor is not None
+
+    @property
+    def stored(self) -> bool:
+        """Whether the table is loaded or stored on this machine, so getting it takes no solve."""
+        return self.ready or table_path(kismet_rules(), self._directory).exists()
 
     def advisor(self, progress: Progress | None = None) -> Advisor:
         """The advisor, loading (or, the first time, solving) the table if need be."""

@@ -45,6 +45,25 @@ class Proficiency:
     def decisions_of(self, seat: int) -> tuple[Decision, ...]:
         return tuple(decision for decision in self.decisions if decision.seat == seat)
 
+    def summary(self, costliest: int = 3) -> list[str]:
+        """Lines for a person: points each player gave away, then the costliest decisions."""
+        lines = ["How well everyone played (expected points given away against perfect play):"]
+        for seat, name in enumerate(self.names):
+            count = len(self.decisions_of(seat))
+            lines.append(f"  {name}: {self.total_loss(seat):.1f} points in {count} decisions")
+        costly = sorted((d for d in self.decisions if d.loss > 0.005), key=lambda d: -d.loss)[:costliest]
+        if costly:
+            lines.append("The costliest decisions:")
+        for decision in costly:
+            dice = " ".join(map(str, decision.dice))
+            rolls = f"{decision.rolls_left} roll{'s' if decision.rolls_left != 1 else ''} left"
+            lines.append(
+                f"  {self.names[decision.seat]}, turn {decision.turn}, {dice} with {rolls}: "
+                f"{decision.chosen.describe()} instead of {decision.best.describe()}, "
+                f"giving away {decision.loss:.1f}"
+            )
+        return lines
+
 
 def _find(options: tuple[Option, ...], keep: tuple[int, ...] | None, box: Box | None) -> Option:
     for option in options:

@@ -14,13 +14,15 @@ from kismet_dice.session import (
     Setup,
     hall_candidates,
     resume,
+    seat_levels,
 )
 from kismet_dice.storage import NotEligible, SavedGameError, Storage, StorageError
-from kismet_dice.strategy import ComputerPlayer
+from kismet_dice.strategy import Computer, ComputerPlayer
 from kismet_dice.tui.screens.dialogs import NameScreen
 from kismet_dice.tui.screens.end import EndScreen
 from kismet_dice.tui.screens.hall import HallScreen
 from kismet_dice.tui.screens.start import StartScreen
+from kismet_dice.tui.screens.strategy import PreparingScreen
 from kismet_dice.tui.screens.table import TableScreen
 
 SETUP_KEY = "tui.setup"
@@ -29,8 +31,9 @@ SETUP_KEY = "tui.setup"
 class KismetApp(App[None]):
     """Kismet in the terminal.
 
-    ``storage`` keeps games and the Hall of Fame; ``rng`` rolls the dice (tests script
-    them); ``pace`` is the pause in seconds between a computer player's actions.
+    ``storage`` keeps games and the Hall of Fame; ``computer`` plays computer seats and gives
+    advice; ``rng`` rolls the dice (tests script them); ``pace`` is the pause in seconds
+    between a computer player's actions.
     """
 
     CSS_PATH = "kismet.tcss"
@@ -40,7 +43,7 @@ class KismetApp(App[None]):
         self,
         storage: Storage,
         *,
-        computer: Callable[[str], ComputerPlayer] | None = None,
+        computer: Computer | None = None,
         rng: DiceSource | None = None,
         pace: float = 0.6,
     ) -> None:
@@ -83,12 +86,33 @@ class KismetApp(App[None]):
             self.pop_screen()
         self.push_screen(screen)
 
+    def when_computer_ready(self, reason: str, then: Callable[[], None]) -> None:
+        """Run ``then`` once the computer's table is loaded, showing progress while it loads."""
+        if self.computer is None:
+            self.notify("The computer is not available.", severity="error")
+        elif self.computer.ready:
+            then()
+        else:
+            self.push_screen(PreparingScreen(self.computer, reason), lambda ready: then() if ready else None)
+
+    def _needs_table(self, levels: list[str | None]) -> bool:
+        return self.computer is not None and any(
+            level is not None and self.computer.needs_table(level) for level in levels
+        )
+
     def on_start_screen_start(self, message: StartScreen.Start) -> None:
         self.storage.settings.put(SETUP_KEY, message.setup.to_json())
+        if self._needs_table([seat.level for seat in message.setup.seats]):
+            reason = "A hard computer player plays the best move of every position."
+            self.when_computer_ready(reason, lambda: self.start(message.setup))
+        else:
+            self.start(message.setup)
+
+    def start(self, setup: Setup) -> None:
         self.keeper = GameKeeper(self.storage)
         try:
             session = Session.new(
-                message.setup, computer=self._computer_player, rng=self.rng, after_action=self.keeper
+                setup, computer=self._computer_player, rng=self.rng, after_action=self.keeper
             )
         except IllegalAction as error:
             self.notify(str(error), severity="error")
@@ -96,9 +120,17 @@ class KismetApp(App[None]):
         self.play(session)
 
     def on_start_screen_resume(self, message: StartScreen.Resume) -> None:
+        saved_id = message.saved.id
+        if self._needs_table(seat_levels(message.saved)):
+            reason = "A hard computer player plays the best move of every position."
+            self.when_computer_ready(reason, lambda: self.resume(saved_id))
+        else:
+            self.resume(saved_id)
+
+    def resume(self, saved_id: int) -> None:
         try:
             session, self.keeper = resume(
-                self.storage, message.saved_id, computer=self._computer_player, rng=self.rng
+                self.storage, saved_id, computer=self._computer_player, rng=self.rng
             )
         except (SavedGameError, IllegalAction) as error:
             self.notify(f"{error}.", severity="error", timeout=10)
@@ -108,7 +140,7 @@ class KismetApp(App[None]):
     def _computer_player(self, level: str) -> ComputerPlayer:
         if self.computer is None:
             raise IllegalAction("no computer players are available")
-        return self.computer(level)
+        return self.computer.player(level)
 
     def play(self, session: Session) -> None:
         self.switch_to(TableScreen(session, pace=self.pace))
@@ -116,7 +148,7 @@ class KismetApp(App[None]):
     # --- the end of a game --------------------------------------------------------------
 
     def game_over(self, session: Session) -> None:
-        end = EndScreen(session, [])
+        end = EndScreen(session, self.computer)
         self.switch_to(end)
         self._ask_hall_names(session, list(hall_candidates(session, self.storage)), set())
 
@@ -147,9 +179,6 @@ class KismetApp(App[None]):
         self.push_screen(NameScreen(question, name), enter)
 
     # --- from any screen ----------------------------------------------------------------
-
-    def show_advice(self, session: Session) -> None:
-        self.notify("Advice is not available.", severity="warning")
 
     def action_show_hall(self) -> None:
         self.push_screen(HallScreen(self.storage.hall.entries()))

@@ -14,7 +14,7 @@ from textual.coordinate import Coordinate
 from textual.message import Message
 from textual.widgets import DataTable, Static
 
-from kismet_dice.rules import Box, Colour, Sheet, colour_of
+from kismet_dice.rules import Box, Colour, Sheet, bonus, colour_of
 
 # Pip layouts on a 3x5 grid: (row, column) of each pip.
 _PIPS: dict[int, tuple[tuple[int, int], ...]] = {
@@ -90,15 +90,33 @@ BOX_KEYS = "abcdefgijklmnop"
 KEY_OF_BOX = dict(zip(Box, BOX_KEYS, strict=True))
 BOX_OF_KEY = {key: box for box, key in KEY_OF_BOX.items()}
 
-_SUMMARY_ROWS = ("basic", "bonus", "kismet", "total")
+_SUMMARY_ROWS = ("basic", "bonus", "next", "kismet", "total")
 
 
 def bonus_cell(sheet: Sheet) -> str:
-    """The bonus once earned, or the Basic points still needed for the next tier."""
+    """The bonus: earned once the Basic section is full, else the tier its total has reached.
+
+    >>> from kismet_dice.rules import Box
+    >>> bonus_cell(Sheet().with_entry(Box.SIXES, 30).with_entry(Box.FIVES, 25).with_entry(Box.FOURS, 16))
+    '(55)'
+    """
     if sheet.basic_complete:
         return str(sheet.bonus)
+    reached = bonus(sheet.basic_total)
+    return f"({reached})" if reached else "·"
+
+
+def next_tier_cell(sheet: Sheet) -> str:
+    """Basic points still needed for the next bonus tier, while the Basic section is open.
+
+    >>> next_tier_cell(Sheet())
+    '63 for 35'
+    """
     needed = sheet.points_to_next_bonus
-    return "—" if needed is None else f"{needed} to go"
+    if sheet.basic_complete or needed is None:
+        return "—"
+    tier = bonus(sheet.basic_total + needed)
+    return f"{needed} for {tier}"
 
 
 class SheetView(DataTable[Text]):
@@ -157,6 +175,7 @@ class SheetView(DataTable[Text]):
         label, values = {
             "basic": ("  Basic total", [str(sheet.basic_total) for sheet in sheets]),
             "bonus": ("  Bonus", [bonus_cell(sheet) for sheet in sheets]),
+            "next": ("  Next bonus tier", [next_tier_cell(sheet) for sheet in sheets]),
             "kismet": ("  Kismet section", [str(sheet.kismet_total) for sheet in sheets]),
             "total": ("  Game total", [str(sheet.total) for sheet in sheets]),
         }[key]
@@ -186,4 +205,5 @@ __all__ = [
     "Status",
     "bonus_cell",
     "die_face",
+    "next_tier_cell",
 ]

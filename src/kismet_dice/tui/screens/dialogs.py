@@ -30,7 +30,7 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(self.question, id="question")
+            yield Static(self.question, id="question")
             with Horizontal(classes="buttons"):
                 yield Button("Yes (y)", id="yes", variant="primary")
                 yield Button("No (n)", id="no")
@@ -77,7 +77,7 @@ class NameScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(self.question)
+            yield Static(self.question, id="question")
             yield Input(self.suggestion, id="name", max_length=24)
             yield Label("", id="problem", classes="problem")
 
@@ -100,7 +100,7 @@ class RulesScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         text = resources.files("kismet_dice").joinpath("RULES.md").read_text(encoding="utf-8")
-        with VerticalScroll(id="rules"):
+        with VerticalScroll(id="rules-text"):
             yield Markdown(text)
 
     def action_close(self) -> None:

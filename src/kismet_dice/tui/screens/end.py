@@ -1,32 +1,23 @@
-"""The end of a game: final sheets and the winners."""
+"""The end of a game: final sheets, the winners, and how well everyone played."""
 
 from __future__ import annotations
 
 from typing import ClassVar
 
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
+from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Label, Static
 
 from kismet_dice.session import Session
+from kismet_dice.strategy import Computer, proficiency
 from kismet_dice.tui.widgets import SheetView
 
 
-def winners_line(session: Session) -> str:
-    game = session.game
-    names = [game.names[seat] for seat in game.winners]
-    best = game.total(game.winners[0])
-    if len(game.names) == 1:
-        return f"{names[0]} scores {best}."
-    if len(names) == 1:
-        return f"{names[0]} wins with {best}."
-    return f"{' and '.join(names)} share the win with {best}."
-
-
 class EndScreen(Screen[None]):
-    """Final sheets and winners; more (proficiency, Hall of Fame) is added below by the app."""
+    """Final sheets and winners, then the proficiency summary once the computer has judged."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "done", "New game"),
@@ -34,25 +25,38 @@ class EndScreen(Screen[None]):
         Binding("q", "app.quit", "Quit"),
     ]
 
-    def __init__(self, session: Session, notes: list[str]) -> None:
+    def __init__(self, session: Session, computer: Computer | None) -> None:
         super().__init__()
         self.session = session
-        self.notes = notes
+        self.computer = computer
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
-        with Vertical(id="end"):
-            yield Label(
-                f"The game is over. {winners_line(self.session)}", id="winners", classes="dialog-title"
-            )
+        with VerticalScroll(id="end"):
+            summary = f"The game is over. {self.session.result()}"
+            yield Label(summary, id="winners", classes="dialog-title")
             yield SheetView()
-            yield Static("\n".join(self.notes), id="notes")
+            yield Static("", id="proficiency")
         yield Footer()
 
     def on_mount(self) -> None:
         game = self.session.game
         sheets = [game.sheet(seat) for seat in range(len(game.names))]
         self.query_one(SheetView).show(game.names, sheets, None, {})
+        if self.computer is not None:
+            self.query_one("#proficiency", Static).update("Working out how well everyone played…")
+            self.judge(self.computer)
+
+    @work(thread=True, exclusive=True)
+    def judge(self, computer: Computer) -> None:
+        # Loading the table (or solving it, the first time) and judging each decision take a while.
+        try:
+            judged = proficiency(self.session.game, computer.advisor())
+        except (OSError, ValueError, MemoryError) as error:
+            text = f"How well everyone played could not be worked out: {error}"
+        else:
+            text = "\n".join(judged.summary())
+        self.app.call_from_thread(self.query_one("#proficiency", Static).update, text)
 
     def action_done(self) -> None:
         self.app.action_new_game()  # type: ignore[attr-defined]

@@ -25,7 +25,7 @@ class HallScreen(ModalScreen[None]):
         self.new_ranks = new_ranks
 
     def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog", id="hall"):
+        with Vertical(classes="dialog", id="hall-dialog"):
             yield Label("Hall of Fame", classes="dialog-title")
             if not self.entries:
                 yield Label("No games yet: the first total to finish enters.")

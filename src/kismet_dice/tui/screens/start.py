@@ -64,9 +64,9 @@ class StartScreen(Screen[None]):
     class Resume(Message):
         """The person asked to resume a saved game."""
 
-        def __init__(self, saved_id: int) -> None:
+        def __init__(self, saved: SavedGame) -> None:
             super().__init__()
-            self.saved_id = saved_id
+            self.saved = saved
 
     def __init__(self, setup: Setup, unfinished: tuple[SavedGame, ...], *, computer_levels: bool) -> None:
         super().__init__()
@@ -117,8 +117,7 @@ class StartScreen(Screen[None]):
             self.query_one("#start", Button).focus()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        if event.option.id is not None:
-            self.post_message(self.Resume(int(event.option.id)))
+        self.post_message(self.Resume(self.unfinished[event.option_index]))
 
     def read_setup(self) -> Setup:
         seats = tuple(row.read() for row in self.query(SeatRow))

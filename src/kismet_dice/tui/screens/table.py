@@ -13,7 +13,9 @@ from textual.widgets import DataTable, Footer, Header, RichLog
 from kismet_dice.game import Rolled, RollOff, Scored, SecondKismet
 from kismet_dice.rules import Box, IllegalAction, describe
 from kismet_dice.session import Session
+from kismet_dice.strategy import Option, hold_for
 from kismet_dice.tui.screens.dialogs import ConfirmScreen, NoticeScreen, RollOffScreen, RulesScreen
+from kismet_dice.tui.screens.strategy import AdviceScreen
 from kismet_dice.tui.widgets import BOX_OF_KEY, DiceTray, DieView, SheetView, Status
 
 if TYPE_CHECKING:
@@ -95,7 +97,8 @@ class TableScreen(Screen[None]):
             action = f"{rolls} · 1-5 hold · space rolls"
         else:
             action = "no rolls left: a-p or ↑↓ enter scores"
-        return f"Round {game.round} · {whose}\n{action}"
+        assisted = " · assisted" if self.session.assisted else ""
+        return f"Round {game.round} · {whose}{assisted}\n{action}"
 
     def _log(self, line: str) -> None:
         self.query_one(RichLog).write(line)
@@ -241,7 +244,38 @@ class TableScreen(Screen[None]):
     def action_advice(self) -> None:
         if not self._person_may_act():
             return
-        self.kismet.show_advice(self.session)
+        if not self.session.game.dice:
+            self._refuse(
+                IllegalAction("roll first: before the first roll, rolling all five is the only move")
+            )
+            return
+        if self.session.assisted:
+            self._advise()
+            return
+        question = "Advice marks this game as assisted: it can no longer enter the Hall of Fame. Ask anyway?"
+        self.app.push_screen(ConfirmScreen(question), lambda yes: self._advise(mark=True) if yes else None)
+
+    def _advise(self, mark: bool = False) -> None:
+        if mark:
+            self.session.mark_assisted()
+            self.redraw()
+        reason = "Advice comes from the best move of every position."
+        self.kismet.when_computer_ready(reason, self._show_advice)
+
+    def _show_advice(self) -> None:
+        computer = self.kismet.computer
+        assert computer is not None
+        options = computer.advisor().game_options(self.session.game)
+        self.app.push_screen(AdviceScreen(options), self._follow_advice)
+
+    def _follow_advice(self, option: Option | None) -> None:
+        if option is None:
+            return
+        if option.box is not None:
+            self.action_score(option.box.name)
+            return
+        self.session.set_hold(hold_for(self.session.game.dice, option.keep or ()))
+        self.action_roll()
 
     def action_rules(self) -> None:
         self.app.push_screen(RulesScreen())

@@ -1,0 +1,108 @@
+"""Screens of the computer's strategy: getting the table ready, and advice."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import DataTable, Label, ProgressBar, Static
+
+from kismet_dice.strategy import Computer, Option
+
+
+class PreparingScreen(ModalScreen[bool]):
+    """Loads the computer's table (solving it the first time, about half a minute) with progress.
+
+    Dismissed with True once the computer is ready, False if loading failed.
+    """
+
+    def __init__(self, computer: Computer, reason: str) -> None:
+        super().__init__(classes="dialog-screen")
+        self.computer = computer
+        self.reason = reason
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label("The computer is getting ready", classes="dialog-title")
+            yield Static(self.reason)
+            yield Static(
+                "The first time on this machine it works out the best move of every position "
+                "(about half a minute); after that it only loads them."
+            )
+            yield ProgressBar(total=None, show_eta=False, id="preparing")
+
+    def on_mount(self) -> None:
+        self.prepare()
+
+    @work(thread=True, exclusive=True)
+    def prepare(self) -> None:
+        def progress(done: int, total: int) -> None:
+            self.app.call_from_thread(self.query_one(ProgressBar).update, total=total, progress=done)
+
+        try:
+            self.computer.advisor(progress)
+        except (OSError, ValueError, MemoryError) as error:
+            self.app.call_from_thread(
+                self.app.notify, f"The computer could not get ready: {error}", severity="error"
+            )
+            self.app.call_from_thread(self.dismiss, False)
+            return
+        self.app.call_from_thread(self.dismiss, True)
+
+
+def option_text(option: Option) -> str:
+    """An option in words, capitalised for a list."""
+    text = option.describe()
+    return text[0].upper() + text[1:]
+
+
+class AdviceScreen(ModalScreen[Option | None]):
+    """The advisor's options, best first and highlighted; enter plays the highlighted one."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,h,q", "close", "Close"),
+        Binding("enter", "play", "Play it"),
+    ]
+
+    def __init__(self, options: tuple[Option, ...], shown: int = 12) -> None:
+        super().__init__(classes="dialog-screen")
+        self.options = options[:shown]
+        self.hidden = len(options) - len(self.options)
+
+    def compose(self) -> ComposeResult:
+        best = self.options[0].expected
+        with Vertical(classes="dialog", id="advice"):
+            yield Label("Advice: every option by expected final total", classes="dialog-title")
+            table: DataTable[Text] = DataTable(cursor_type="row", id="advice-table")
+            table.add_columns("", "Option", "Expected", "Gives away")
+            for rank, option in enumerate(self.options, 1):
+                style = "bold #1b7a2e" if rank == 1 else ""
+                mark = "best" if rank == 1 else str(rank)
+                loss = best - option.expected
+                table.add_row(
+                    Text(mark, style=style),
+                    Text(option_text(option), style=style),
+                    Text(f"{option.expected:.2f}", style=style, justify="right"),
+                    Text("—" if rank == 1 else f"{loss:.2f}", style=style, justify="right"),
+                )
+            yield table
+            more = f" ({self.hidden} weaker options not shown)" if self.hidden else ""
+            yield Static(f"Enter plays the highlighted option, escape closes{more}.")
+
+    def on_mount(self) -> None:
+        self.query_one(DataTable).focus()
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        self.dismiss(self.options[event.cursor_row])
+
+    def action_play(self) -> None:
+        self.dismiss(self.options[self.query_one(DataTable).cursor_row])
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,154 @@
+"""The terminal game with the computer: computer seats, advice, proficiency."""
+
+from __future__ import annotations
+
+import random
+import threading
+from pathlib import Path
+
+from textual.widgets import DataTable, Static
+
+from kismet_dice.game import Game, ScriptedDice, SecondKismet
+from kismet_dice.rules import Box
+from kismet_dice.session import GameKeeper, Seat, Setup
+from kismet_dice.storage import Storage
+from kismet_dice.strategy import Advisor, Computer, StrategyTable
+from kismet_dice.strategy.solver import Progress
+from kismet_dice.tui import KismetApp
+from kismet_dice.tui.app import SETUP_KEY
+from kismet_dice.tui.screens.dialogs import ConfirmScreen, NoticeScreen, RollOffScreen
+from kismet_dice.tui.screens.end import EndScreen
+from kismet_dice.tui.screens.start import StartScreen
+from kismet_dice.tui.screens.strategy import AdviceScreen, PreparingScreen
+from kismet_dice.tui.screens.table import TableScreen
+from kismet_dice.tui.widgets import KEY_OF_BOX
+
+
+async def test_two_people_and_a_computer_with_its_second_kismet(storage: Storage) -> None:
+    seats = (Seat("Ann"), Seat("Bob"), Seat("Cid", "easy"))
+    storage.settings.put(SETUP_KEY, Setup(seats).to_json())
+    # Cid wins the roll-off; five sixes are a Kismet for an easy player, then a second Kismet.
+    faces = [1, 2, 6] + [6] * 5 + [1, 2, 3, 4, 6] * 2 + [6] * 5
+    app = KismetApp(storage, computer=Computer(), rng=ScriptedDice(faces), pace=0)
+    async with app.run_test(size=(110, 30)) as pilot:
+        await pilot.press("enter")
+        assert isinstance(app.screen, RollOffScreen)
+        await pilot.press("enter")
+        await pilot.pause()
+        table = app.screen
+        assert isinstance(table, TableScreen)
+        assert table.session.game.sheet(2)[Box.KISMET] == 80  # the computer played its turn
+        assert table.session.game.current_player == 0
+        await pilot.press("space", KEY_OF_BOX[Box.YARBOROUGH])  # Ann
+        await pilot.press("space", KEY_OF_BOX[Box.YARBOROUGH])  # Bob
+        await pilot.pause()
+        assert isinstance(app.screen, NoticeScreen)
+        text = str(app.screen.query_one("#notice").render())
+        assert "Cid rolled a second Kismet!" in text
+        assert "Ann loses a turn: 0 in Ones." in text and "Bob loses a turn: 0 in Ones." in text
+        game = table.session.game
+        assert isinstance(game.history[-1], SecondKismet) and game.leader == 2
+        assert game.sheet(2)[Box.FOUR_OF_A_KIND] == 55
+        log = "\n".join(str(line.text) for line in table.query_one("#log").lines)  # type: ignore[attr-defined]
+        assert "Cid: 80 in Kismet." in log
+    # The computer's seat and level are saved, for resuming.
+    [saved] = storage.games.unfinished().games
+    assert saved.levels == (None, None, "easy")
+
+
+def nearly_done(storage: Storage) -> int:
+    """A saved solo game with only Kismet open and the dice 6-6-6-6-1 after one roll."""
+    faces = [3] + [1, 2, 3, 4, 6] * 14 + [6, 6, 6, 6, 1]
+    game = Game(["Ann"], rng=ScriptedDice(faces))
+    for box in list(Box)[:-1]:
+        game.roll()
+        game.score(box)
+    game.roll()
+    keeper = GameKeeper(storage)
+    keeper.keep(game)
+    assert keeper.saved is not None
+    return keeper.saved.id
+
+
+async def test_advice_warns_marks_the_game_assisted_and_plays_the_best_option(
+    storage: Storage, kismet_table: StrategyTable
+) -> None:
+    saved_id = nearly_done(storage)
+    app = KismetApp(storage, computer=Computer(table=kismet_table), rng=ScriptedDice([6]), pace=0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        assert isinstance(app.screen, StartScreen)
+        await pilot.press("enter")  # resume the offered game
+        table = app.screen
+        assert isinstance(table, TableScreen)
+        await pilot.press("h")
+        assert isinstance(app.screen, ConfirmScreen)
+        assert "Hall of Fame" in str(app.screen.query_one("#question").render())
+        await pilot.press("n")
+        assert not table.session.assisted
+        await pilot.press("h", "y")
+        advice = app.screen
+        assert isinstance(advice, AdviceScreen)
+        assert table.session.assisted
+        [saved] = storage.games.unfinished().games
+        assert saved.id == saved_id and saved.assisted
+        rows = advice.query_one(DataTable)
+        best = [str(cell) for cell in rows.get_row_at(0)]
+        # Only Kismet is open: keeping the four sixes beats entering a zero (or keeping fewer).
+        assert best[0] == "best" and best[1] == "Keep 6 6 6 6, roll 1"
+        await pilot.press("enter")  # plays it: the one die rolled is a six
+        await pilot.pause()
+        assert table.session.game.dice == (6, 6, 6, 6, 6)
+        await pilot.press(KEY_OF_BOX[Box.KISMET])
+        await pilot.pause()
+        # An assisted game asks nobody for a Hall of Fame name.
+        assert isinstance(app.screen, EndScreen)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        text = str(app.screen.query_one("#proficiency", Static).render())
+        # Fifteen entries and one keep, the scripted start of the game costly, the advice not.
+        assert "points in 16 decisions" in text and "The costliest decisions:" in text
+        assert "turn 15" not in text
+    assert storage.hall.entries() == ()
+
+
+class SlowComputer(Computer):
+    """A computer whose table loads only when the test says so."""
+
+    def __init__(self, directory: Path) -> None:
+        super().__init__(directory)
+        self.go = threading.Event()
+
+    def advisor(self, progress: Progress | None = None) -> Advisor:
+        self.go.wait(timeout=60)
+        return super().advisor(progress)
+
+
+class ThenRandom:
+    """The scripted faces first, then seeded random ones."""
+
+    def __init__(self, faces: list[int]) -> None:
+        self.script = ScriptedDice(faces)
+        self.random = random.Random(1)
+
+    def randint(self, a: int, b: int) -> int:
+        return self.script.randint(a, b) if self.script.remaining else self.random.randint(a, b)
+
+
+async def test_a_hard_player_waits_for_the_table_with_progress(storage: Storage, kismet_home: str) -> None:
+    storage.settings.put(SETUP_KEY, Setup((Seat("Bot", "hard"),)).to_json())
+    computer = SlowComputer(Path(kismet_home) / "tables")  # stored, not yet loaded
+    app = KismetApp(storage, computer=computer, rng=ThenRandom([2] + [5] * 5), pace=0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("enter")
+        assert isinstance(app.screen, PreparingScreen)
+        assert not computer.ready
+        computer.go.set()
+        for _ in range(200):  # the table loads in a worker thread; wait for it, not for a time
+            if isinstance(app.screen, TableScreen):
+                break
+            await pilot.pause(0.05)
+        assert computer.ready
+        table = app.screen
+        assert isinstance(table, TableScreen)
+        await pilot.pause()
+        assert table.session.game.sheet(0)[Box.KISMET] == 75  # five fives: nothing better
