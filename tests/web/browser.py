@@ -12,6 +12,7 @@ from pathlib import Path
 import uvicorn
 from playwright.sync_api import Browser, sync_playwright
 
+from kismet_dice.strategy import Computer
 from kismet_dice.web import create_app
 
 CHROMIUM = "/usr/bin/chromium"
@@ -28,12 +29,13 @@ CHROMIUM_ARGS = [
 
 
 @contextmanager
-def served(home: Path, seed: int) -> Iterator[str]:
-    """The app on a free port of 127.0.0.1, with repeatable dice; yields its address."""
+def served(home: Path, seed: int, computer: Computer) -> Iterator[str]:
+    """The app on a free port of 127.0.0.1, with repeatable dice, computer players moving without
+    a pause; yields its address."""
     listening = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     listening.bind(("127.0.0.1", 0))
     port = listening.getsockname()[1]
-    app = create_app(home, random.Random(seed))
+    app = create_app(home, random.Random(seed), computer=computer, pace=0)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [listening]}, daemon=True)
     thread.start()

@@ -8,6 +8,8 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from kismet_dice.game import DiceSource
+from kismet_dice.strategy import Computer
 from kismet_dice.web import create_app
 
 
@@ -29,12 +31,22 @@ class QueuedDice:
         return len(self._faces)
 
 
-def client(directory: Path, dice: QueuedDice) -> TestClient:
-    return TestClient(create_app(directory, dice), raise_server_exceptions=False)
+def client(
+    directory: Path, dice: DiceSource, computer: Computer | None = None, pace: float = 0.0
+) -> TestClient:
+    """The app on ``directory``. A game with computer seats needs the client opened with ``with``:
+    only then does its event loop, where the computers play, outlast a single request."""
+    app = create_app(directory, dice, computer=computer, pace=pace)
+    return TestClient(app, raise_server_exceptions=False)
 
 
-def new_game(web: TestClient, *names: str, **options: Any) -> dict[str, Any]:
-    response = web.post("/api/games", json={"players": [{"name": name} for name in names], **options})
+def new_game(
+    web: TestClient, *names: str, computers: dict[str, str] | None = None, **options: Any
+) -> dict[str, Any]:
+    """A game of ``names``; ``computers`` maps the names of computer seats to their levels."""
+    levels = computers or {}
+    players = [{"name": name, "computer": levels.get(name)} for name in names]
+    response = web.post("/api/games", json={"players": players, **options})
     assert response.status_code == 201, response.text
     body: dict[str, Any] = response.json()
     return body

@@ -296,7 +296,9 @@ def test_a_finished_game_takes_no_more_actions(tmp_path: Path) -> None:
 
 def test_a_server_failure_is_one_line_of_json_without_a_traceback(tmp_path: Path) -> None:
     class BrokenTables(WebTables):
-        def create(self, table_id: str, game: Game, seat_digests: Sequence[str]) -> None:
+        def create(
+            self, table_id: str, game: Game, seat_digests: Sequence[str], levels: Sequence[str | None]
+        ) -> None:
             raise RuntimeError("disk on fire at /secret/path")
 
     web = TestClient(create_app(BrokenTables(tmp_path), QueuedDice(6, 1)), raise_server_exceptions=False)
@@ -310,11 +312,11 @@ def test_a_game_that_cannot_be_saved_is_not_shown_changed(tmp_path: Path) -> Non
     class FailingOnce(WebTables):
         fail = False
 
-        def save(self, table_id: str, game: Game) -> None:
+        def save(self, table_id: str, game: Game, *, assisted: bool = False) -> None:
             if self.fail:
                 self.fail = False
                 raise StoreError("the disk is full")
-            super().save(table_id, game)
+            super().save(table_id, game, assisted=assisted)
 
     store = FailingOnce(tmp_path)
     dice = QueuedDice(6, 1)

@@ -1,4 +1,5 @@
-"""The web table in a real browser: a whole solo game by clicking, and two seats playing live."""
+"""The web table in a real browser: a whole solo game by clicking, two seats playing live, advice,
+and a person playing against a computer seat."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from kismet_dice.strategy import Computer
 from tests.web.browser import chromium, served
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -51,8 +53,10 @@ def score_first_open_box(page: Page, seat: int) -> str:
     return box
 
 
-def test_a_whole_solo_game_by_clicking_to_the_hall_of_fame(browser: Browser, tmp_path: Path) -> None:
-    with served(tmp_path, seed=3) as address:
+def test_a_whole_solo_game_by_clicking_to_the_hall_of_fame(
+    browser: Browser, tmp_path: Path, computer: Computer
+) -> None:
+    with served(tmp_path, seed=3, computer=computer) as address:
         page = browser.new_page()
         errors = no_page_errors(page)
         page.goto(address + "/")
@@ -76,6 +80,9 @@ def test_a_whole_solo_game_by_clicking_to_the_hall_of_fame(browser: Browser, tmp
             score_first_open_box(page, 0)
             expect(page.locator("#dice .die")).to_have_count(0)
         expect(page.locator("#turn")).to_contain_text("Game over: Ann wins with")
+        # How well she played, against perfect play: 15 boxes and the 5 holds before a second roll.
+        expect(page.locator("#proficiency-players > li")).to_have_count(1)
+        expect(page.locator("#proficiency-players > li")).to_contain_text("points lost over 20 choices")
         total = page.locator("#sheet .total").inner_text()
         expect(page.locator("#fame-form")).to_be_visible()
         page.fill("#fame-name", "Ann the Bold")
@@ -89,8 +96,10 @@ def test_a_whole_solo_game_by_clicking_to_the_hall_of_fame(browser: Browser, tmp
         assert errors == []
 
 
-def test_two_seats_in_two_browsers_see_each_others_moves_live(browser: Browser, tmp_path: Path) -> None:
-    with served(tmp_path, seed=11) as address:
+def test_two_seats_in_two_browsers_see_each_others_moves_live(
+    browser: Browser, tmp_path: Path, computer: Computer
+) -> None:
+    with served(tmp_path, seed=11, computer=computer) as address:
         ann_context = browser.new_context(viewport={"width": 820, "height": 1000})
         bob_context = browser.new_context(viewport={"width": 820, "height": 1000})
         ann = ann_context.new_page()
@@ -136,15 +145,6 @@ def test_two_seats_in_two_browsers_see_each_others_moves_live(browser: Browser, 
             settled(player)
             expect(other.locator("#log li").first).to_contain_text("(holding 2)")
             expect(watcher.locator("#log li").first).to_contain_text("(holding 2)")
-            if turn == 3:
-                SCREENSHOT.parent.mkdir(exist_ok=True)
-                # The invitation links hold this run's random seat tokens: painted over.
-                player.screenshot(
-                    path=str(SCREENSHOT),
-                    full_page=True,
-                    mask=[player.locator(".invitations input")],
-                    mask_color="#e6e0cf",
-                )
             # Arrow down to the second open box and Enter; a zero asks for Enter once more.
             player.keyboard.press("ArrowDown")
             box = player.locator("#sheet tr.selected").get_attribute("data-box")
@@ -155,4 +155,82 @@ def test_two_seats_in_two_browsers_see_each_others_moves_live(browser: Browser, 
                 entry = page.locator(f"#sheet td[data-seat='{seat}'][data-box='{box}'] .entry")
                 expect(entry).to_have_count(1)
         assert errors == []
-        assert SCREENSHOT.stat().st_size > 10_000
+
+
+def test_advice_in_the_browser_warns_first_then_ranks_the_options(
+    browser: Browser, tmp_path: Path, computer: Computer
+) -> None:
+    with served(tmp_path, seed=5, computer=computer) as address:
+        page = browser.new_page()
+        errors = no_page_errors(page)
+        page.goto(address + "/")
+        page.fill(".seat-name", "Ann")
+        page.click("#start")
+        expect(page.locator("body")).to_have_attribute("data-live", "yes")
+        expect(page.locator("#turn")).to_contain_text("Your turn")
+        expect(page.locator("#ask-advice")).to_be_disabled()  # nothing to advise on before a roll
+        page.click("#roll")
+        settled(page)
+        page.keyboard.press("h")
+        # First the price: an assisted game stays out of the Hall of Fame.
+        expect(page.locator("#advice-warning")).to_contain_text("cannot enter the Hall of Fame")
+        expect(page.locator("#assisted")).to_be_hidden()
+        page.click("#advice-confirm")
+        options = page.locator("#advice-options li")
+        expect(options.first).to_have_class(re.compile("best"))
+        expect(options.first).to_contain_text("best")
+        expect(page.locator("#advice-options li.best")).to_have_count(1)
+        words = options.evaluate_all("items => items.map(i => i.querySelector('.words').textContent)")
+        assert any(re.fullmatch(r"keep( [1-6]){1,4}, roll [1-4]", text) for text in words), words
+        assert any(text.startswith("score ") for text in words), words
+        expected = options.evaluate_all(
+            "items => items.map(i => Number(i.querySelector('.expected').textContent.split(' ').pop()))"
+        )
+        assert expected == sorted(expected, reverse=True)
+        expect(page.locator("#assisted")).to_contain_text("cannot enter the Hall of Fame")
+        # Advice is about these dice: the next roll clears it, and asking again needs no warning.
+        page.click("#roll")
+        expect(page.locator("#advice-options")).to_have_count(0)
+        page.click("#ask-advice")
+        expect(page.locator("#advice-options li.best")).to_have_count(1)
+        expect(page.locator("#advice-warning")).to_have_count(0)
+        assert errors == []
+
+
+def test_a_person_plays_against_a_computer_seat(browser: Browser, tmp_path: Path, computer: Computer) -> None:
+    with served(tmp_path, seed=21, computer=computer) as address:
+        page = browser.new_page(viewport={"width": 900, "height": 1000})
+        errors = no_page_errors(page)
+        page.goto(address + "/")
+        page.fill(".seat-name", "Ann")
+        page.click("#add-seat")
+        page.locator(".seat-player").nth(1).select_option("hard")
+        # A computer seat is offered a name, which the person may change.
+        expect(page.locator(".seat-name").nth(1)).to_have_value("Computer")
+        page.locator(".seat-name").nth(1).fill("Hal")
+        page.click("#start")
+        expect(page.locator("#role")).to_contain_text("You play Ann")
+        expect(page.locator("#sheet thead .level")).to_have_text(" (computer, hard)")
+        # Hal has no invitation link: there is nobody to send it to.
+        expect(page.locator("input.invitation")).to_have_count(0)
+        hal = page.locator("#sheet td[data-seat='1'] .entry")
+        began = None
+        for round_number in (1, 2, 3):
+            expect(page.locator("#turn")).to_contain_text(f"Round {round_number} · Your turn")
+            # A page draws each state whole: on Ann's turn Hal's sheet is as Hal left it.
+            if began is None:
+                began = hal.count()  # 1 if Hal won the roll-off and has played round 1
+                assert began in (0, 1)
+            # Hal has played every earlier round, and this one too if he plays first.
+            expect(hal).to_have_count(round_number - 1 + began)
+            page.keyboard.press("r")
+            settled(page)
+            expect(page.locator("#dice .die")).to_have_count(5)
+            if round_number < 3:
+                score_first_open_box(page, 0)
+        expect(page.locator("#log")).to_contain_text("Hal rolled")
+        expect(page.locator("#log")).to_contain_text("Hal scored")
+        SCREENSHOT.parent.mkdir(exist_ok=True)
+        page.screenshot(path=str(SCREENSHOT), full_page=True)
+        assert errors == []
+    assert SCREENSHOT.stat().st_size > 10_000

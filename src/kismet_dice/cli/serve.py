@@ -19,22 +19,32 @@ def register(subparsers: Any) -> None:
     )
     serve.add_argument("--host", default=DEFAULT_HOST, help=f"address to listen on (default {DEFAULT_HOST})")
     serve.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
+    serve.add_argument(
+        "--pace",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="pause before each action of a computer player (default 0.8)",
+    )
     serve.set_defaults(run=run_serve)
 
 
 def run_serve(options: argparse.Namespace) -> int:
     if not 0 < options.port < 65536:
         raise UserError(f"a port is 1 to 65535, not {options.port}")
+    if options.pace is not None and not 0 <= options.pace <= 60:
+        raise UserError(f"a pace is 0 to 60 seconds, not {options.pace}")
     # Imported here so the other commands start without loading the web stack.
     import uvicorn
 
     from kismet_dice.web import create_app
+    from kismet_dice.web.app import DEFAULT_PACE
     from kismet_dice.web.limits import MAX_MESSAGE_CHARACTERS
     from kismet_dice.web.store import StoreError
 
     try:
         # The same storage as every interface: games and the Hall of Fame are shared.
-        app = create_app()
+        app = create_app(pace=DEFAULT_PACE if options.pace is None else options.pace)
     except StoreError as error:
         raise UserError(str(error)) from None
     print(f"Kismet is served at http://{options.host}:{options.port}/ (Ctrl+C stops it)", flush=True)

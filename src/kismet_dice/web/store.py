@@ -2,7 +2,9 @@
 
 The game itself is a saved game (the engine's record, as every interface keeps it); the table
 adds its public id, a digest of each seat token (never the token itself, so the database cannot
-be used to take a seat) and which seats the Hall of Fame prompt has already been through.
+be used to take a seat) and which seats the Hall of Fame prompt has already been through. A
+computer seat has no token: its digest is empty, which no token's digest matches. Each computer
+seat's level and the assisted mark are the saved game's, as for every interface.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kismet_dice.game import DiceSource, Game, RecordError
+from kismet_dice.session import Session, hall_candidates
 from kismet_dice.storage import HallEntry, SavedGameError, Storage, StorageError
 
 
@@ -33,12 +36,14 @@ def token_digest(token: str) -> str:
 
 @dataclass(frozen=True)
 class StoredTable:
-    """A table as loaded: the game, one seat-token digest per seat, the seats asked for the Hall of Fame."""
+    """A table as loaded: the game, one seat-token digest per seat, the seats asked for the Hall of Fame,
+    whether it is assisted, and each seat's computer level (``None`` for a person)."""
 
     game: Game
     seat_digests: tuple[str, ...]
     hall_asked: tuple[int, ...]
     assisted: bool
+    levels: tuple[str | None, ...]
 
 
 def _strings(text: object) -> tuple[str, ...]:
@@ -46,6 +51,15 @@ def _strings(text: object) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
         raise ValueError(f"not a list of strings: {text!r}")
     return tuple(value)
+
+
+def _levels(text: object) -> tuple[str | None, ...]:
+    """Each seat's computer level from the saved game's flags: false is a person, a string a
+    level, and true a computer player saved before levels were kept, which plays on at the best."""
+    value = json.loads(str(text))
+    if not isinstance(value, list) or not all(isinstance(item, bool | str) for item in value):
+        raise ValueError(f"not a list of computer flags: {text!r}")
+    return tuple(item if isinstance(item, str) else ("hard" if item else None) for item in value)
 
 
 def _seats(text: object) -> tuple[int, ...]:
@@ -81,10 +95,12 @@ class WebTables:
             self._local.storage = storage
         return storage
 
-    def create(self, table_id: str, game: Game, seat_digests: Sequence[str]) -> None:
+    def create(
+        self, table_id: str, game: Game, seat_digests: Sequence[str], levels: Sequence[str | None]
+    ) -> None:
         storage = self._storage()
         try:
-            saved = storage.games.start(game, computer=[False] * len(game.names))
+            saved = storage.games.start(game, levels=levels)
             try:
                 storage.database.write(
                     lambda connection: connection.execute(
@@ -104,12 +120,13 @@ class WebTables:
         )
         return (int(rows[0][0]), str(rows[0][1]), str(rows[0][2])) if rows else None
 
-    def save(self, table_id: str, game: Game) -> None:
+    def save(self, table_id: str, game: Game, *, assisted: bool = False) -> None:
+        """Save the game; ``assisted=True`` marks it assisted for good."""
         try:
             row = self._row(table_id)
             if row is None:
                 raise StoreError(f"there is no game {table_id!r} to save")
-            self._storage().games.save(row[0], game)
+            self._storage().games.save(row[0], game, assisted=assisted)
         except (StorageError, SavedGameError) as error:
             raise StoreError(str(error)) from None
 
@@ -120,17 +137,20 @@ class WebTables:
                 return None
             saved_id, digests, asked = row
             rows = self._storage().database.read(
-                "SELECT record, assisted, finished FROM saved_game WHERE id = ?", (saved_id,)
+                "SELECT record, assisted, finished, computer FROM saved_game WHERE id = ?", (saved_id,)
             )
             if not rows:
                 raise StoreError(f"the saved game of table {table_id} is missing")
-            record, assisted, finished = rows[0]
+            record, assisted, finished, computer = rows[0]
             if finished is None:
                 game = self._storage().games.load(saved_id, rng)[1]
             else:
                 # A finished game is no longer offered for resuming, but its table still shows it.
                 game = Game.from_json(str(record), rng)
-            return StoredTable(game, _strings(digests), _seats(asked), bool(assisted))
+            levels = _levels(computer)
+            if len(levels) != len(game.names):
+                raise ValueError(f"{len(levels)} computer flags for {len(game.names)} players")
+            return StoredTable(game, _strings(digests), _seats(asked), bool(assisted), levels)
         except (StorageError, SavedGameError, RecordError, ValueError) as error:
             raise StoreError(f"game {table_id} cannot be loaded: {error}") from None
 
@@ -151,9 +171,10 @@ class WebTables:
         except StorageError as error:
             raise StoreError(str(error)) from None
 
-    def hall_qualifies(self, total: int) -> bool:
+    def hall_candidates(self, session: Session) -> tuple[int, ...]:
+        """The seats whose totals qualify for the Hall of Fame: never a computer's, none if assisted."""
         try:
-            return self._storage().hall.qualifies(total)
+            return hall_candidates(session, self._storage())
         except StorageError as error:
             raise StoreError(str(error)) from None
 

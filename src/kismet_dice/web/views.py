@@ -6,9 +6,14 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from kismet_dice.game import Game, Roll, Rolled, RollOff, Scored, SecondKismet
+from kismet_dice.game import Roll, Rolled, RollOff, Scored, SecondKismet
 from kismet_dice.rules import Box, Sheet, colour_of
+from kismet_dice.strategy import Decision, Option, Proficiency
+from kismet_dice.strategy.players import hold_for
+from kismet_dice.web.computer import ComputerState
 from kismet_dice.web.tables import Table
+
+Level = Literal["easy", "medium", "hard"]
 
 
 class View(BaseModel):
@@ -33,6 +38,7 @@ class BoxView(View):
 class PlayerView(View):
     seat: int
     name: str
+    computer: Level | None = Field(description="a computer player's level; null for a person")
     sheet: list[BoxView]
     basic_total: int
     bonus: int
@@ -78,7 +84,47 @@ class GameView(View):
     assisted: bool = Field(
         description="someone asked for advice, which keeps the game out of the Hall of Fame"
     )
+    computer: ComputerState = Field(
+        description="the server's computer (hard players, advice, proficiency): not_loaded until first "
+        "needed, getting_ready while its strategy table loads (the first time on a server it is "
+        "worked out, which takes about half a minute), ready, or unavailable if that failed"
+    )
     events: list[EventView]
+
+
+class OptionView(View):
+    expected: float = Field(description="the expected final game total after this choice, with perfect play")
+    words: str = Field(description="the option in words, e.g. 'keep 3 3, roll 3' or 'score Full House'")
+    keep: list[int] | None = Field(description="the dice values to keep before rolling again; null for a box")
+    hold: list[int] | None = Field(description="the positions (0-4) of those dice, as the roll takes them")
+    box: str | None = Field(description="the box to fill now; null for a roll")
+
+
+class Advice(View):
+    options: list[OptionView] = Field(description="every option, best first")
+    game: GameView
+
+
+class DecisionView(View):
+    round: int = Field(description="the player's turn number, 1-15")
+    dice: list[int]
+    rolls_left: int
+    chosen: OptionView
+    best: OptionView
+    loss: float = Field(description="expected points the choice gave away against the best one")
+
+
+class PlayerProficiency(View):
+    seat: int
+    name: str
+    computer: Level | None
+    decisions: int = Field(description="how many choices the player made")
+    expected_loss: float = Field(description="expected points lost against perfect play, over the game")
+    costliest: list[DecisionView] = Field(description="the choices that cost most, costliest first")
+
+
+class ProficiencyView(View):
+    players: list[PlayerProficiency]
 
 
 def _die(face: int) -> DieView:
@@ -86,12 +132,14 @@ def _die(face: int) -> DieView:
     return DieView(face=face, colour=colour.value, letter=colour.letter)  # type: ignore[arg-type]
 
 
-def _player(game: Game, seat: int, options: dict[Box, int]) -> PlayerView:
+def _player(table: Table, seat: int, options: dict[Box, int]) -> PlayerView:
+    game = table.game
     sheet: Sheet = game.sheet(seat)
     mine = options if seat == game.current_player else {}
     return PlayerView(
         seat=seat,
         name=game.names[seat],
+        computer=table.seats[seat].level,  # type: ignore[arg-type]
         sheet=[
             BoxView(box=box.name, label=box.label, points=sheet[box], option=mine.get(box)) for box in Box
         ],
@@ -119,14 +167,14 @@ def _event(event: RollOff | Rolled | Scored | SecondKismet) -> EventView:
     )
 
 
-def game_view(table: Table) -> GameView:
+def game_view(table: Table, computer: ComputerState) -> GameView:
     game = table.game
     options = game.options()
     rolls = [action for action in game.legal_actions() if isinstance(action, Roll)]
     return GameView(
         id=table.id,
         version=len(game.history),
-        players=[_player(game, seat, options) for seat in range(len(game.names))],
+        players=[_player(table, seat, options) for seat in range(len(game.names))],
         zero_kismet_counts=game.house_rules.zero_kismet_counts,
         round=game.round,
         leader=game.leader,
@@ -139,5 +187,52 @@ def game_view(table: Table) -> GameView:
         winners=list(game.winners),
         hall_of_fame=list(table.hall_seats),
         assisted=table.assisted,
+        computer=computer,
         events=[_event(event) for event in game.history],
     )
+
+
+def option_view(option: Option, dice: tuple[int, ...]) -> OptionView:
+    """An option of the position with ``dice`` on the table, in words and as the API takes it."""
+    keep = None if option.keep is None else list(option.keep)
+    return OptionView(
+        expected=round(option.expected, 2),
+        words=option.describe(),
+        keep=keep,
+        hold=None if keep is None else list(hold_for(dice, keep)),
+        box=None if option.box is None else option.box.name,
+    )
+
+
+COSTLIEST = 3
+"""How many of a player's costliest decisions are shown."""
+
+
+def _decision(decision: Decision) -> DecisionView:
+    return DecisionView(
+        round=decision.turn,
+        dice=list(decision.dice),
+        rolls_left=decision.rolls_left,
+        chosen=option_view(decision.chosen, decision.dice),
+        best=option_view(decision.best, decision.dice),
+        loss=round(decision.loss, 2),
+    )
+
+
+def proficiency_view(table: Table, proficiency: Proficiency) -> ProficiencyView:
+    players = []
+    for seat, name in enumerate(proficiency.names):
+        decisions = proficiency.decisions_of(seat)
+        # The costliest first; among equals, the earliest. Choices that lost nothing are not listed.
+        costly = sorted((d for d in decisions if round(d.loss, 2) > 0), key=lambda d: -d.loss)[:COSTLIEST]
+        players.append(
+            PlayerProficiency(
+                seat=seat,
+                name=name,
+                computer=table.seats[seat].level,  # type: ignore[arg-type]
+                decisions=len(decisions),
+                expected_loss=round(proficiency.total_loss(seat), 2),
+                costliest=[_decision(decision) for decision in costly],
+            )
+        )
+    return ProficiencyView(players=players)

@@ -30,5 +30,7 @@ export const score = (id, token, box) => call("POST", `/api/games/${encodeURICom
 export const rules = () => call("GET", "/api/rules");
 export const seat = (id, token) => call("GET", `/api/games/${encodeURIComponent(id)}/seat`, undefined, token);
 export const hall = () => call("GET", "/api/hall");
+export const advice = (id, token) => call("POST", `/api/games/${encodeURIComponent(id)}/advice`, undefined, token);
+export const proficiency = (id) => call("GET", `/api/games/${encodeURIComponent(id)}/proficiency`);
 export const enterHall = (id, token, name) =>
   call("POST", `/api/games/${encodeURIComponent(id)}/hall`, { name }, token);

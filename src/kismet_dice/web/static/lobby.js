@@ -1,9 +1,15 @@
-// The lobby: seats in seating order, the house rule, and the invitation links once the game exists.
+// The lobby: seats in seating order, each a person or a computer player at a level, the house rule.
 
 import { newGame } from "./api.js";
 import { el, replace } from "./dom.js";
 
 const MAX_SEATS = 6;
+const PLAYERS = [
+  ["", "Person"],
+  ["easy", "Computer: easy"],
+  ["medium", "Computer: medium"],
+  ["hard", "Computer: hard"],
+];
 
 export function showLobby(main) {
   const seats = el("ol", { class: "seats" });
@@ -12,16 +18,26 @@ export function showLobby(main) {
 
   function addSeat(name = "") {
     if (seats.children.length >= MAX_SEATS) return;
+    const number = seats.children.length + 1;
     const input = el("input", {
       type: "text",
       maxlength: 24,
       required: true,
       value: name,
-      "aria-label": `Player ${seats.children.length + 1}'s name`,
+      "aria-label": `Player ${number}'s name`,
       class: "seat-name",
     });
+    const player = el(
+      "select",
+      { class: "seat-player", "aria-label": `Player ${number} is` },
+      PLAYERS.map(([value, label]) => el("option", { value }, label)),
+    );
+    player.addEventListener("change", () => {
+      // A computer seat needs a name too; offer one the person may change.
+      if (player.value && !input.value.trim()) input.value = computerName();
+    });
     const remove = el("button", { type: "button", class: "remove-seat", "aria-label": "Remove this seat" }, "×");
-    const item = el("li", {}, input, remove);
+    const item = el("li", {}, input, " ", player, remove);
     remove.addEventListener("click", () => {
       if (seats.children.length > 1) item.remove();
       update();
@@ -29,6 +45,14 @@ export function showLobby(main) {
     seats.append(item);
     update();
     return input;
+  }
+
+  function computerName() {
+    const taken = new Set([...seats.querySelectorAll(".seat-name")].map((input) => input.value.trim()));
+    for (let n = 1; ; n += 1) {
+      const name = n === 1 ? "Computer" : `Computer ${n}`;
+      if (!taken.has(name)) return name;
+    }
   }
 
   const addButton = el("button", { type: "button", id: "add-seat" }, "Add a player");
@@ -43,7 +67,12 @@ export function showLobby(main) {
     "form",
     { class: "lobby", id: "new-game" },
     el("h1", {}, "A new game of Kismet"),
-    el("p", {}, "One to six players, in seating order. Each player after the first gets an invitation link."),
+    el(
+      "p",
+      {},
+      "One to six players, in seating order, each a person or a computer player. " +
+        "Every person after the first gets an invitation link; computer players play on the server.",
+    ),
     seats,
     addButton,
     el(
@@ -61,12 +90,16 @@ export function showLobby(main) {
   );
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
-    const players = [...seats.querySelectorAll(".seat-name")].map((input) => ({ name: input.value }));
+    const players = [...seats.children].map((item) => ({
+      name: item.querySelector(".seat-name").value,
+      computer: item.querySelector(".seat-player").value || null,
+    }));
     try {
       const game = await newGame(players, houseRule.checked);
       // The invitations are shown once, to whoever set the game up; the table page shows them too.
       sessionStorage.setItem(`kismet-invitations-${game.id}`, JSON.stringify(game.invitations));
-      location.assign(game.invitations[0].link);
+      // The first person plays here; a table of computers only is watched.
+      location.assign(game.invitations.length ? game.invitations[0].link : game.watch_link);
     } catch (failure) {
       error.textContent = failure.message;
     }

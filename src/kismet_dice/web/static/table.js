@@ -1,6 +1,7 @@
 // The game table: dice, score sheets, the live connection, and the keys of the terminal game.
 // Everything the rules decide (what a box would score, whether a roll or a hold is allowed, whose
-// turn it is) comes from the server; this page only shows it and sends holds and boxes.
+// turn it is) comes from the server, and so do the computer's moves, its advice and its verdict
+// on how well everyone played; this page only shows them and sends holds and boxes.
 
 import * as api from "./api.js";
 import { dieFace } from "./dice.js";
@@ -23,6 +24,9 @@ export function showTable(main, id) {
     busy: false,
     announced: 0,
     gone: false,
+    warned: false, // the person has agreed that advice keeps the game out of the Hall of Fame
+    advice: null, // {version, options} for the dice it was asked about
+    proficiency: "not asked", // then "asking", then shown
   };
 
   document.body.dataset.busy = "no";
@@ -30,8 +34,18 @@ export function showTable(main, id) {
   const role = el("p", { id: "role" }, token ? "Checking your seat…" : "You are watching this game.");
   const status = el("p", { id: "status", role: "status", "aria-live": "polite" });
   const connection = el("p", { id: "connection", class: "connection", "aria-live": "polite" });
+  const computerStatus = el("p", { id: "computer-status", class: "computer-status", "aria-live": "polite" });
+  const assisted = el("p", { id: "assisted", class: "assisted", hidden: true });
   const dice = el("div", { id: "dice", class: "dice" });
   const rollButton = el("button", { id: "roll", class: "primary", type: "button" }, "Roll");
+  const adviceButton = el(
+    "button",
+    { id: "ask-advice", type: "button", "aria-keyshortcuts": "h" },
+    "Advice",
+    el("kbd", {}, " h"),
+  );
+  const advicePanel = el("section", { id: "advice", class: "advice", "aria-live": "polite" });
+  const proficiencyPanel = el("section", { id: "proficiency", class: "proficiency" });
   const sheets = el("div", { class: "scroll" });
   const log = el("ol", { id: "log", class: "log", reversed: true });
   const invitations = el("section", { id: "invitations", class: "invitations" });
@@ -39,7 +53,7 @@ export function showTable(main, id) {
   const keys = el(
     "p",
     { class: "keys" },
-    "Keys: 1-5 hold a die · space or r roll · a-p (h skipped) or ↑↓ and Enter choose a box · ? rules",
+    "Keys: 1-5 hold a die · space or r roll · a-p (h skipped) or ↑↓ and Enter choose a box · h advice · ? rules",
   );
   replace(
     main,
@@ -49,9 +63,13 @@ export function showTable(main, id) {
       turn,
       role,
       connection,
-      el("div", { class: "board" }, dice, el("div", { class: "controls" }, rollButton)),
+      computerStatus,
+      assisted,
+      el("div", { class: "board" }, dice, el("div", { class: "controls" }, rollButton, adviceButton)),
       status,
+      advicePanel,
       fame,
+      proficiencyPanel,
       sheets,
       invitations,
       el("h2", {}, "What happened"),
@@ -60,6 +78,7 @@ export function showTable(main, id) {
     ),
   );
   rollButton.addEventListener("click", () => roll());
+  adviceButton.addEventListener("click", () => askAdvice());
   showInvitations(invitations, id);
 
   function say(text, kind = "info") {
@@ -128,6 +147,90 @@ export function showTable(main, id) {
     act(() => api.score(id, token, box));
   }
 
+  function askAdvice() {
+    if (!mine() || page.state.dice.length === 0 || page.busy) return;
+    if (page.state.assisted || page.warned) {
+      fetchAdvice();
+      return;
+    }
+    // Before the first advice of a game: say what it costs, and ask.
+    const yes = el("button", { type: "button", id: "advice-confirm", class: "primary" }, "Ask for advice");
+    const no = el("button", { type: "button", id: "advice-cancel" }, "Cancel");
+    yes.addEventListener("click", () => {
+      page.warned = true;
+      fetchAdvice();
+    });
+    no.addEventListener("click", () => advicePanel.replaceChildren());
+    advicePanel.replaceChildren(
+      el(
+        "div",
+        { class: "warning-box", role: "alertdialog", "aria-labelledby": "advice-warning" },
+        el(
+          "p",
+          { id: "advice-warning" },
+          "An assisted game cannot enter the Hall of Fame. Once anyone asks the computer for advice, " +
+            "this game is assisted for good. Ask anyway?",
+        ),
+        yes,
+        " ",
+        no,
+      ),
+    );
+    yes.focus();
+  }
+
+  async function fetchAdvice() {
+    advicePanel.replaceChildren(el("p", {}, "Asking the computer…"));
+    let result = null;
+    page.busy = true;
+    document.body.dataset.busy = "yes";
+    try {
+      result = await api.advice(id, token);
+    } catch (failure) {
+      advicePanel.replaceChildren();
+      say(failure.message, "error");
+    } finally {
+      page.busy = false;
+      document.body.dataset.busy = "no";
+    }
+    if (result) {
+      page.advice = { version: result.game.version, options: result.options };
+      render(result.game);
+    } else if (page.state) render(page.state);
+  }
+
+  function drawAdvice() {
+    const advice = page.advice;
+    const current = advice && mine() && advice.version === page.state.version;
+    adviceButton.disabled = !mine() || page.state.dice.length === 0 || page.busy;
+    if (!current) {
+      // Advice is about the dice it was asked for; once they change it is gone.
+      if (advice) {
+        page.advice = null;
+        advicePanel.replaceChildren();
+      }
+      return;
+    }
+    if (advicePanel.querySelector("#advice-options")) return;
+    advicePanel.replaceChildren(
+      el("h2", {}, "The computer's advice"),
+      el("p", { class: "hint" }, "Every choice with the final total it expects, best first."),
+      el(
+        "ol",
+        { id: "advice-options", class: "advice-options" },
+        advice.options.map((option, rank) =>
+          el(
+            "li",
+            { class: rank === 0 ? "best" : null },
+            el("span", { class: "words" }, option.words),
+            el("span", { class: "expected" }, ` expects ${option.expected.toFixed(1)}`),
+            rank === 0 ? el("strong", { class: "best-mark" }, " best") : null,
+          ),
+        ),
+      ),
+    );
+  }
+
   function drawDice() {
     const state = page.state;
     const playing = mine();
@@ -175,6 +278,7 @@ export function showTable(main, id) {
           },
           el("span", { class: "player-name" }, player.name),
           player.seat === page.seat ? el("span", { class: "you" }, " (you)") : null,
+          player.computer ? el("span", { class: "level" }, ` (computer, ${player.computer})`) : null,
         ),
       ),
     );
@@ -283,7 +387,10 @@ export function showTable(main, id) {
           : `Game over: ${winners[0]} wins with ${best}`;
       return;
     }
-    const who = mine() ? "Your turn" : `${name(state.current_player)}'s turn`;
+    const player = state.players[state.current_player];
+    const who = mine()
+      ? "Your turn"
+      : `${player.name}'s turn${player.computer ? ` (computer, ${player.computer})` : ""}`;
     turn.textContent = `Round ${state.round} · ${who}`;
   }
 
@@ -341,6 +448,76 @@ export function showTable(main, id) {
     input.focus();
   }
 
+  function drawComputer() {
+    const state = page.state;
+    computerStatus.textContent =
+      state.computer === "getting_ready"
+        ? "The computer is getting ready: the first time on a server it works out its strategy, " +
+          "which takes about half a minute."
+        : state.computer === "unavailable"
+          ? "The computer cannot play or advise on this server: its strategy table failed to load."
+          : "";
+    assisted.hidden = !state.assisted;
+    assisted.textContent = state.assisted
+      ? "Assisted game: the computer gave advice, so this game cannot enter the Hall of Fame."
+      : "";
+  }
+
+  async function drawProficiency() {
+    if (!page.state.over || page.proficiency !== "not asked") return;
+    page.proficiency = "asking";
+    proficiencyPanel.replaceChildren(el("p", {}, "Working out how well everyone played…"));
+    let measured;
+    try {
+      measured = await api.proficiency(id);
+    } catch (failure) {
+      page.proficiency = "not asked";
+      proficiencyPanel.replaceChildren(el("p", { class: "error" }, failure.message));
+      return;
+    }
+    page.proficiency = "shown";
+    proficiencyPanel.replaceChildren(
+      el("h2", {}, "How well everyone played"),
+      el(
+        "p",
+        { class: "hint" },
+        "Expected points each player's choices gave away against perfect play (0 is perfect), " +
+          "and the choices that cost most.",
+      ),
+      el(
+        "ul",
+        { id: "proficiency-players" },
+        measured.players.map((player) =>
+          el(
+            "li",
+            { dataset: { seat: String(player.seat) } },
+            el("span", { class: "player-name" }, player.name),
+            player.computer ? ` (computer, ${player.computer})` : "",
+            ": ",
+            el("strong", { class: "loss" }, player.expected_loss.toFixed(1)),
+            ` points lost over ${player.decisions} choices`,
+            player.costliest.length
+              ? el(
+                  "ol",
+                  { class: "costliest" },
+                  player.costliest.map((decision) =>
+                    el(
+                      "li",
+                      {},
+                      `Turn ${decision.round}, dice ${decision.dice.join(" ")}, ` +
+                        `${decision.rolls_left} roll${decision.rolls_left === 1 ? "" : "s"} left: ` +
+                        `${decision.chosen.words} instead of ${decision.best.words} ` +
+                        `(−${decision.loss.toFixed(1)})`,
+                    ),
+                  ),
+                )
+              : el("span", {}, " (no costly choice)"),
+          ),
+        ),
+      ),
+    );
+  }
+
   function render(state) {
     if (page.state && state.version < page.state.version) return;
     const previous = page.state;
@@ -352,10 +529,13 @@ export function showTable(main, id) {
     page.state = state;
     if (previous === null) page.announced = 0;
     drawTurn();
+    drawComputer();
     drawDice();
+    drawAdvice();
     drawSheets();
     drawLog();
     drawFame();
+    drawProficiency();
   }
 
   async function identify() {
@@ -426,6 +606,7 @@ export function showTable(main, id) {
     if (dialog.open || !page.state) return;
     const key = event.key.toLowerCase();
     if (/^[1-5]$/.test(key)) toggleHold(Number(key) - 1);
+    else if (key === "h") askAdvice();
     else if (key === " " || key === "r") {
       event.preventDefault();
       roll();
