@@ -15,9 +15,8 @@ from dataclasses import dataclass, field, replace
 from kismet_dice.game import Action, DiceSource, Game, HouseRules, Roll, Score, check_name
 from kismet_dice.rules import Box, Dice, IllegalAction
 from kismet_dice.storage import SavedGame, SavedGameError, Storage, StorageError
-from kismet_dice.strategy import ComputerPlayer
+from kismet_dice.strategy import LEVELS, ComputerPlayer
 
-LEVELS = ("easy", "medium", "hard")
 MAX_SEATS = 6
 
 

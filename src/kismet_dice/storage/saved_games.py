@@ -174,15 +174,18 @@ class SavedGames:
                 unreadable.append(UnreadableGame(int(row[0]), str(error)))
         return UnfinishedGames(tuple(games), tuple(unreadable))
 
-    def load(self, game_id: int, rng: DiceSource | None = None) -> tuple[SavedGame, Game]:
-        """An unfinished saved game, replayed through the rules; ``rng`` rolls from there on.
+    def load(
+        self, game_id: int, rng: DiceSource | None = None, *, finished: bool = False
+    ) -> tuple[SavedGame, Game]:
+        """A saved game, replayed through the rules; ``rng`` rolls from there on.
 
-        Raises :class:`SavedGameError` when there is no such unfinished game or it fails to replay.
+        Only an unfinished game, unless ``finished`` (to show a game that has ended). Raises
+        :class:`SavedGameError` when there is no such game or it fails to replay.
         """
         rows = self._database.read(f"SELECT {_COLUMNS} FROM saved_game WHERE id = ?", (game_id,))
         if not rows:
             raise SavedGameError(f"there is no saved game {game_id}")
-        if rows[0][6] is not None:
+        if rows[0][6] is not None and not finished:
             raise SavedGameError(f"saved game {game_id} is already over")
         return _load(rows[0], rng)
 
@@ -243,14 +246,15 @@ def _stored_flags(text: object) -> list[Flag]:
 
 
 def _load(row: tuple[object, ...], rng: DiceSource | None = None) -> tuple[SavedGame, Game]:
-    game_id, record, computer, assisted, started, saved, _ = row
+    game_id, record, computer, assisted, started, saved, finished = row
     try:
         flags = _stored_flags(computer)
         game = Game.from_json(str(record), rng=rng)
         if len(flags) != len(game.names):
             raise SavedGameError(f"it flags {len(flags)} seats for {len(game.names)} players")
-        if game.is_over:
-            raise SavedGameError("the game is over but was never marked finished")
+        if game.is_over != (finished is not None):
+            state = "over but was never marked finished" if game.is_over else "marked finished but not over"
+            raise SavedGameError(f"the game is {state}")
         when_started = datetime.fromisoformat(str(started))
         when_saved = datetime.fromisoformat(str(saved))
     except (RecordError, SavedGameError, ValueError) as error:

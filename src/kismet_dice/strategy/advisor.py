@@ -8,6 +8,7 @@ included, so the best option's value is what perfect play expects to finish with
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -90,6 +91,7 @@ class Advisor:
         self.rules: RuleSet = table.rules
         self._tables = kernel.box_tables(self.rules)
         self._turns: OrderedDict[tuple[int, int], kernel.Turn] = OrderedDict()
+        self._lock = threading.Lock()
         self._memory = memory
         self._possible = {
             box: frozenset(rule.points) for box, rule in zip(Box, self.rules.boxes, strict=True)
@@ -108,18 +110,22 @@ class Advisor:
     def turn(self, mask: int, total: int) -> kernel.Turn:
         """All values of a turn from the position ``(mask, total)``."""
         key = (mask, total)
-        found = self._turns.get(key)
-        if found is not None:
-            self._turns.move_to_end(key)
-            return found
+        # Interfaces ask from worker threads too (proficiency at the end of a game): the
+        # memory of recent turns is shared, so it is only touched under the lock.
+        with self._lock:
+            found = self._turns.get(key)
+            if found is not None:
+                self._turns.move_to_end(key)
+                return found
         masks: IntArray = np.array([mask], dtype=np.intp)
         totals: IntArray = np.array([total], dtype=np.intp)
         computed = kernel.turn(
             self.rules, self._tables, next_values(self.rules, self._tables, self.table.values, masks, totals)
         )
-        self._turns[key] = computed
-        if len(self._turns) > self._memory:
-            self._turns.popitem(last=False)
+        with self._lock:
+            self._turns[key] = computed
+            if len(self._turns) > self._memory:
+                self._turns.popitem(last=False)
         return computed
 
     def start_value(self, sheet: Sheet) -> float:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kismet_dice.game import DiceSource, Game, RecordError
-from kismet_dice.session import Session, hall_candidates
+from kismet_dice.session import Session, hall_candidates, seat_levels
 from kismet_dice.storage import HallEntry, SavedGameError, Storage, StorageError
 
 
@@ -51,15 +51,6 @@ def _strings(text: object) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
         raise ValueError(f"not a list of strings: {text!r}")
     return tuple(value)
-
-
-def _levels(text: object) -> tuple[str | None, ...]:
-    """Each seat's computer level from the saved game's flags: false is a person, a string a
-    level, and true a computer player saved before levels were kept, which plays on at the best."""
-    value = json.loads(str(text))
-    if not isinstance(value, list) or not all(isinstance(item, bool | str) for item in value):
-        raise ValueError(f"not a list of computer flags: {text!r}")
-    return tuple(item if isinstance(item, str) else ("hard" if item else None) for item in value)
 
 
 def _seats(text: object) -> tuple[int, ...]:
@@ -136,21 +127,10 @@ class WebTables:
             if row is None:
                 return None
             saved_id, digests, asked = row
-            rows = self._storage().database.read(
-                "SELECT record, assisted, finished, computer FROM saved_game WHERE id = ?", (saved_id,)
-            )
-            if not rows:
-                raise StoreError(f"the saved game of table {table_id} is missing")
-            record, assisted, finished, computer = rows[0]
-            if finished is None:
-                game = self._storage().games.load(saved_id, rng)[1]
-            else:
-                # A finished game is no longer offered for resuming, but its table still shows it.
-                game = Game.from_json(str(record), rng)
-            levels = _levels(computer)
-            if len(levels) != len(game.names):
-                raise ValueError(f"{len(levels)} computer flags for {len(game.names)} players")
-            return StoredTable(game, _strings(digests), _seats(asked), bool(assisted), levels)
+            # A finished game is no longer offered for resuming, but its table still shows it.
+            saved, game = self._storage().games.load(saved_id, rng, finished=True)
+            levels = tuple(seat_levels(saved))
+            return StoredTable(game, _strings(digests), _seats(asked), saved.assisted, levels)
         except (StorageError, SavedGameError, RecordError, ValueError) as error:
             raise StoreError(f"game {table_id} cannot be loaded: {error}") from None
 

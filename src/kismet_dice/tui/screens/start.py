@@ -14,8 +14,9 @@ from textual.widgets.option_list import Option
 
 from kismet_dice.game import HouseRules
 from kismet_dice.rules import IllegalAction
-from kismet_dice.session import LEVELS, MAX_SEATS, Seat, Setup
+from kismet_dice.session import MAX_SEATS, Seat, Setup
 from kismet_dice.storage import SavedGame
+from kismet_dice.strategy import LEVELS
 
 HUMAN = "human"
 
