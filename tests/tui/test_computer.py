@@ -152,3 +152,20 @@ async def test_a_hard_player_waits_for_the_table_with_progress(storage: Storage,
         assert isinstance(table, TableScreen)
         await pilot.pause()
         assert table.session.game.sheet(0)[Box.KISMET] == 75  # five fives: nothing better
+
+
+async def test_the_dice_a_computer_kept_are_shown_held(storage: Storage) -> None:
+    storage.settings.put(SETUP_KEY, Setup((Seat("Ann"), Seat("Cid", "easy"))).to_json())
+    # Cid begins; an easy player keeps its three fours and rolls two dice.
+    faces = [1, 6] + [4, 4, 1, 4, 2] + [3, 5]
+    app = KismetApp(storage, computer=Computer(), rng=ThenRandom(faces), pace=30)
+    async with app.run_test(size=(110, 30)) as pilot:
+        await pilot.press("enter", "enter")
+        table = app.screen
+        assert isinstance(table, TableScreen)
+        table.computer_step()  # the first roll
+        table.computer_step()  # keeps the fours, rolls the others
+        await pilot.pause()
+        assert table.session.game.dice == (4, 4, 3, 4, 5)
+        held = [die.has_class("held") for die in table.query(".die")]
+        assert held == [True, True, False, True, False]

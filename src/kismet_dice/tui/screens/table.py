@@ -76,11 +76,18 @@ class TableScreen(Screen[None]):
 
     def redraw(self) -> None:
         game = self.session.game
-        self.query_one(DiceTray).show(game.dice, self.session.hold)
+        self.query_one(DiceTray).show(game.dice, self.held())
         sheets = [game.sheet(seat) for seat in range(len(game.names))]
         options = game.options() if not self.session.is_computer_turn else {}
         self.query_one(SheetView).show(game.names, sheets, game.current_player, options)
         self.query_one(Status).update(self.status_text())
+
+    def held(self) -> tuple[int, ...] | frozenset[int]:
+        """The dice shown held: a person's choice, or what the computer kept at its last roll."""
+        if not self.session.is_computer_turn:
+            return self.session.hold
+        last = self.session.game.history[-1] if self.session.game.dice else None
+        return last.hold if isinstance(last, Rolled) else ()
 
     def status_text(self) -> str:
         game = self.session.game
