@@ -18,6 +18,8 @@ from kismet_dice.storage import SavedGame, SavedGameError, Storage, StorageError
 from kismet_dice.strategy import LEVELS, ComputerPlayer
 
 MAX_SEATS = 6
+# Seconds between a computer player's actions: slow enough for a person to follow.
+COMPUTER_PACE = 0.6
 
 
 @dataclass(frozen=True)

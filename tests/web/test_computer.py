@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import random
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from kismet_dice.game import Game
+from kismet_dice.storage import Storage
 from kismet_dice.strategy import Advisor, Computer, StrategyTable
 from kismet_dice.strategy.solver import Progress
 from tests.web.helpers import QueuedDice, client, entries, new_game, seat, seat_tokens, state
@@ -95,6 +98,32 @@ def test_stored_levels_survive_a_restart_and_the_computer_plays_on(
             "seat": 0,
             "name": "Ann",
         }
+
+
+def test_after_a_restart_the_computer_plays_on_before_anyone_looks(
+    tmp_path: Path, computer: Computer
+) -> None:
+    dice = QueuedDice(6, 1, 1, 2, 3, 4, 5)
+    with client(tmp_path, dice, computer, pace=3600) as first:
+        created = new_game(first, "Ann", "Hal", computers={"Hal": "easy"})
+        (ann,) = seat_tokens(created)
+        game_id = created["id"]
+        first.post(f"/api/games/{game_id}/roll", json={}, headers=seat(ann))
+        first.post(f"/api/games/{game_id}/score", json={"box": "STRAIGHT"}, headers=seat(ann))
+
+    def hal_has_played() -> bool:
+        with Storage.open(tmp_path) as storage:
+            [(record,)] = storage.database.read("SELECT record FROM saved_game")
+        return len(Game.from_json(str(record)).sheet(1).open_boxes) < 15
+
+    assert not hal_has_played()
+    # The second server is asked nothing about the game: its start alone sets Hal going.
+    with client(tmp_path, random.Random(3), computer):
+        for _ in range(400):
+            if hal_has_played():
+                break
+            time.sleep(0.05)
+        assert hal_has_played()
 
 
 def test_a_computer_that_wins_the_roll_off_begins(tmp_path: Path, computer: Computer) -> None:

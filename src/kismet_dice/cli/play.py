@@ -17,7 +17,16 @@ from kismet_dice.cli.errors import UserError
 from kismet_dice.cli.saving import open_storage, warn
 from kismet_dice.game import DiceSource, Game, HouseRules, Rolled, RollOff, Scored, SecondKismet, check_name
 from kismet_dice.rules import Box, IllegalAction, Sheet, describe
-from kismet_dice.session import GameKeeper, Seat, Session, Setup, hall_candidates, resume, seat_levels
+from kismet_dice.session import (
+    COMPUTER_PACE,
+    GameKeeper,
+    Seat,
+    Session,
+    Setup,
+    hall_candidates,
+    resume,
+    seat_levels,
+)
 from kismet_dice.storage import SavedGameError, Storage, StorageError
 from kismet_dice.strategy import Computer, ComputerPlayer, proficiency
 
@@ -44,9 +53,9 @@ def register(subparsers: Any) -> None:
     play.add_argument(
         "--pace",
         type=float,
-        default=0.6,
+        default=COMPUTER_PACE,
         metavar="SECONDS",
-        help="pause between a computer player's actions in the terminal game (default 0.6)",
+        help=f"pause between a computer player's actions in the terminal game (default {COMPUTER_PACE})",
     )
     play.add_argument(
         "--zero-kismet-counts",

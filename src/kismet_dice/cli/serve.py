@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from kismet_dice.cli.errors import UserError
+from kismet_dice.session import COMPUTER_PACE
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
@@ -24,7 +25,7 @@ def register(subparsers: Any) -> None:
         type=float,
         default=None,
         metavar="SECONDS",
-        help="pause before each action of a computer player (default 0.8)",
+        help=f"pause before each action of a computer player (default {COMPUTER_PACE})",
     )
     serve.set_defaults(run=run_serve)
 

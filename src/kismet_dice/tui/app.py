@@ -9,6 +9,7 @@ from textual.app import App
 from kismet_dice.game import DiceSource
 from kismet_dice.rules import IllegalAction
 from kismet_dice.session import (
+    COMPUTER_PACE,
     GameKeeper,
     Session,
     Setup,
@@ -45,7 +46,7 @@ class KismetApp(App[None]):
         *,
         computer: Computer | None = None,
         rng: DiceSource | None = None,
-        pace: float = 0.6,
+        pace: float = COMPUTER_PACE,
     ) -> None:
         super().__init__()
         self.storage = storage

@@ -24,12 +24,12 @@ from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 from starlette.exceptions import HTTPException
 
 from kismet_dice.game import DiceSource, HouseRules
-from kismet_dice.session import Seat
+from kismet_dice.session import COMPUTER_PACE, Seat
 from kismet_dice.storage import HallEntry
 from kismet_dice.strategy import Advisor, Computer
 from kismet_dice.web.computer import ComputerTurns, Readiness, WhenReady
 from kismet_dice.web.limits import MAX_MESSAGE_CHARACTERS, MAX_NAME_CHARACTERS, BodyLimit
-from kismet_dice.web.store import WebTables
+from kismet_dice.web.store import StoreError, WebTables
 from kismet_dice.web.tables import Table, TableError, Tables
 from kismet_dice.web.views import (
     Advice,
@@ -45,7 +45,7 @@ log = logging.getLogger(__name__)
 
 STATIC = Path(str(resources.files("kismet_dice.web").joinpath("static")))
 MAX_SEATS = 6
-DEFAULT_PACE = 0.8
+DEFAULT_PACE = COMPUTER_PACE
 """Seconds between a computer player's actions: slow enough to follow, quick enough not to bore."""
 
 SEAT_TOKEN_HEADER = "X-Seat-Token"
@@ -270,6 +270,16 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         # Advice and proficiency come at every table: have the computer ready before they are asked.
         readiness.start()
+        # A computer whose turn it was when the server stopped plays on without waiting for a visitor.
+        try:
+            waiting = store.unfinished()
+        except StoreError:
+            waiting = ()  # the storage's trouble is reported by the first request that needs it
+        for table_id in waiting:
+            try:
+                turns.follow(tables.get(table_id))
+            except TableError:
+                continue  # a game that no longer loads is reported when someone opens it
         yield
         turns.stop()
 
@@ -373,7 +383,7 @@ def create_app(
 
         Only for the seat whose turn it is, after its first roll. Asking marks the game assisted
         for good: an assisted game cannot enter the Hall of Fame. While the computer is getting
-        ready (the first time on a server, about half a minute) the answer waits for it.
+        ready (the first time on a server, a few seconds) the answer waits for it.
         """
         advisor = await advisor_for(tables.check_advice(table_id, token))
         table, options = tables.advise(table_id, token, advisor)

@@ -145,6 +145,17 @@ class WebTables:
         except StorageError as error:
             raise StoreError(str(error)) from None
 
+    def unfinished(self) -> tuple[str, ...]:
+        """The ids of the tables whose game is not over, so their computers can play on."""
+        try:
+            rows = self._storage().database.read(
+                "SELECT web_table.id FROM web_table JOIN saved_game ON saved_game.id = web_table.saved_game "
+                "WHERE saved_game.finished IS NULL ORDER BY saved_game.saved"
+            )
+        except StorageError as error:
+            raise StoreError(str(error)) from None
+        return tuple(str(row[0]) for row in rows)
+
     def hall_entries(self) -> tuple[HallEntry, ...]:
         try:
             return self._storage().hall.entries()

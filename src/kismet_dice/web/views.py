@@ -87,7 +87,7 @@ class GameView(View):
     computer: ComputerState = Field(
         description="the server's computer (hard players, advice, proficiency): not_loaded until first "
         "needed, getting_ready while its strategy table loads (the first time on a server it is "
-        "worked out, which takes about half a minute), ready, or unavailable if that failed"
+        "worked out, which takes a few seconds), ready, or unavailable if that failed"
     )
     events: list[EventView]
 

@@ -12,7 +12,7 @@ from textual.widgets import DataTable, Footer, Header, RichLog
 
 from kismet_dice.game import Rolled, RollOff, Scored, SecondKismet
 from kismet_dice.rules import Box, IllegalAction, describe
-from kismet_dice.session import Session
+from kismet_dice.session import COMPUTER_PACE, Session
 from kismet_dice.strategy import Option, hold_for
 from kismet_dice.tui.screens.dialogs import ConfirmScreen, NoticeScreen, RollOffScreen, RulesScreen
 from kismet_dice.tui.screens.strategy import AdviceScreen
@@ -44,7 +44,7 @@ class TableScreen(Screen[None]):
         Binding("q", "quit_game", "Quit"),
     ]
 
-    def __init__(self, session: Session, *, pace: float = 0.6) -> None:
+    def __init__(self, session: Session, *, pace: float = COMPUTER_PACE) -> None:
         super().__init__()
         self.session = session
         self.pace = pace

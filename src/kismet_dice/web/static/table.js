@@ -453,7 +453,7 @@ export function showTable(main, id) {
     computerStatus.textContent =
       state.computer === "getting_ready"
         ? "The computer is getting ready: the first time on a server it works out its strategy, " +
-          "which takes about half a minute."
+          "which takes a few seconds."
         : state.computer === "unavailable"
           ? "The computer cannot play or advise on this server: its strategy table failed to load."
           : "";
