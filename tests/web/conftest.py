@@ -1,12 +1,34 @@
-"""The computer for web tests: the Kismet table solved once per test run, never solved again."""
+"""Fixtures of the web tests: a two-seat game on a temporary app, and the computer (the Kismet
+table solved once per test run, never solved again)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import pytest
+from fastapi.testclient import TestClient
 
 from kismet_dice.strategy import Computer, StrategyTable
+from tests.web.helpers import QueuedDice, client, new_game
 
 
 @pytest.fixture
 def computer(kismet_table: StrategyTable) -> Computer:
     return Computer(table=kismet_table)
+
+
+@pytest.fixture
+def dice() -> QueuedDice:
+    # Roll-off: Ann 6, Bob 2, so Ann begins.
+    return QueuedDice(6, 2)
+
+
+@pytest.fixture
+def web(tmp_path: Path, dice: QueuedDice) -> TestClient:
+    return client(tmp_path, dice)
+
+
+@pytest.fixture
+def game(web: TestClient) -> dict[str, Any]:
+    return new_game(web, "Ann", "Bob")

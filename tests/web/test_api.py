@@ -17,22 +17,6 @@ from kismet_dice.web.store import StoreError, WebTables
 from tests.web.helpers import QueuedDice, client, entries, faces, new_game, options, seat, seat_tokens, state
 
 
-@pytest.fixture
-def dice() -> QueuedDice:
-    # Roll-off: Ann 6, Bob 2, so Ann begins.
-    return QueuedDice(6, 2)
-
-
-@pytest.fixture
-def web(tmp_path: Path, dice: QueuedDice) -> TestClient:
-    return client(tmp_path, dice)
-
-
-@pytest.fixture
-def game(web: TestClient) -> dict[str, Any]:
-    return new_game(web, "Ann", "Bob")
-
-
 def test_a_new_game_has_one_secret_link_per_seat_and_a_plain_link(game: dict[str, Any]) -> None:
     tokens = seat_tokens(game)
     assert [invitation["name"] for invitation in game["invitations"]] == ["Ann", "Bob"]

@@ -3,29 +3,13 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from tests.web.helpers import QueuedDice, client, faces, new_game, seat, seat_tokens, state
-
-
-@pytest.fixture
-def dice() -> QueuedDice:
-    return QueuedDice(6, 2)  # Ann wins the roll-off
-
-
-@pytest.fixture
-def web(tmp_path: Path, dice: QueuedDice) -> TestClient:
-    return client(tmp_path, dice)
-
-
-@pytest.fixture
-def game(web: TestClient) -> dict[str, Any]:
-    return new_game(web, "Ann", "Bob")
+from tests.web.helpers import QueuedDice, faces, seat, seat_tokens, state
 
 
 def live(game: dict[str, Any]) -> str:
