@@ -9,7 +9,7 @@ from importlib import resources
 from typing import Any
 
 from kismet_dice.cli.errors import UserError
-from kismet_dice.rules import Box, IllegalAction, colour_of, scores
+from kismet_dice.rules import Box, colour_of, scores
 
 
 def register(subparsers: Any) -> None:
@@ -38,11 +38,8 @@ def parse_dice(words: list[str]) -> tuple[int, ...]:
 
 
 def run_score(options: argparse.Namespace) -> int:
-    dice = parse_dice(options.dice)
-    try:
-        points = scores(dice)
-    except IllegalAction as error:  # parse_dice already checked; kept so no traceback can leak
-        raise UserError(str(error)) from None
+    dice = parse_dice(options.dice)  # checked here, so scoring cannot refuse them
+    points = scores(dice)
     if options.json:
         print(json.dumps({box.name: points[box] for box in Box}))
         return 0

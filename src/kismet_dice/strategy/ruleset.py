@@ -88,12 +88,6 @@ class RuleSet:
         )
         return hashlib.sha256(canonical.encode()).hexdigest()
 
-    def box_index(self, name: str) -> int:
-        for i, box in enumerate(self.boxes):
-            if box.name == name:
-                return i
-        raise KeyError(name)
-
 
 def rule_set(
     name: str,
