@@ -11,7 +11,7 @@ import threading
 from pathlib import Path
 
 from kismet_dice.strategy.advisor import Advisor
-from kismet_dice.strategy.players import ComputerPlayer, computer_player
+from kismet_dice.strategy.players import ComputerPlayer, Level, computer_player
 from kismet_dice.strategy.ruleset import kismet_rules
 from kismet_dice.strategy.solver import Progress
 from kismet_dice.strategy.table import StrategyTable, load_or_solve, table_path
@@ -21,7 +21,7 @@ class Computer:
     """Computer players of every level and the advisor, sharing one Kismet table.
 
     >>> Computer().player("easy").level
-    'easy'
+    <Level.EASY: 'easy'>
     """
 
     def __init__(self, directory: Path | None = None, table: StrategyTable | None = None) -> None:
@@ -48,9 +48,9 @@ class Computer:
                 )
             return self._advisor
 
-    def needs_table(self, level: str) -> bool:
-        return level == "hard"
+    def needs_table(self, level: Level | str) -> bool:
+        return Level.parse(level).needs_table
 
-    def player(self, level: str) -> ComputerPlayer:
+    def player(self, level: Level | str) -> ComputerPlayer:
         """A computer player of ``level``; ``hard`` loads the table if it is not loaded yet."""
         return computer_player(level, self.advisor() if self.needs_table(level) else None)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from enum import StrEnum
 from typing import Final, Protocol
 
 from kismet_dice.game import Action, Game, Roll, Score
@@ -16,13 +17,43 @@ from kismet_dice.rules import Box, Dice, Sheet, colour_of, score
 from kismet_dice.strategy.advisor import Advisor
 from kismet_dice.strategy.dice_space import Multiset
 
-LEVELS: Final = ("easy", "medium", "hard")
+class Level(StrEnum):
+    """How well a computer player plays: the one closed set every interface offers.
+
+    >>> Level("hard").needs_table, [level.value for level in Level]
+    (True, ['easy', 'medium', 'hard'])
+    """
+
+    EASY = "easy"
+    MEDIUM = "medium"
+    HARD = "hard"
+
+    @property
+    def needs_table(self) -> bool:
+        """Whether this player reads the solved strategy table (which takes a moment to load)."""
+        return self is Level.HARD
+
+    @classmethod
+    def parse(cls, text: str) -> Level:
+        """A level from a person's word, or ``ValueError`` naming the levels there are.
+
+        >>> Level.parse(" Hard ")
+        <Level.HARD: 'hard'>
+        """
+        try:
+            return cls(text.strip().lower())
+        except ValueError:
+            choices = ", ".join(level.value for level in cls)
+            raise ValueError(f"a computer player is {choices}, not {text!r}") from None
+
+
+LEVELS: Final = tuple(Level)
 
 
 class ComputerPlayer(Protocol):
     """Decides the current player's next action in a live game."""
 
-    level: str
+    level: Level
 
     def choose(self, game: Game) -> Action: ...
 
@@ -52,7 +83,7 @@ def _turn(game: Game) -> tuple[Sheet, Dice, int]:
 class HardPlayer:
     """Always the option with the highest expected final total (the optimal solo strategy)."""
 
-    level = "hard"
+    level = Level.HARD
 
     def __init__(self, advisor: Advisor) -> None:
         self.advisor = advisor
@@ -83,7 +114,7 @@ class EasyPlayer:
     zero goes in the open box nearest the top.
     """
 
-    level = "easy"
+    level = Level.EASY
     MADE: Final = (Box.KISMET, Box.STRAIGHT, Box.FLUSH)
 
     def choose(self, game: Game) -> Action:
@@ -130,7 +161,7 @@ class MediumPlayer:
     tie) among faces whose boxes are still useful.
     """
 
-    level = "medium"
+    level = Level.MEDIUM
 
     def choose(self, game: Game) -> Action:
         sheet, dice, rolls_left = _turn(game)
@@ -171,18 +202,17 @@ class MediumPlayer:
         return (face,) * count
 
 
-def computer_player(level: str, advisor: Advisor | None = None) -> ComputerPlayer:
+def computer_player(level: Level | str, advisor: Advisor | None = None) -> ComputerPlayer:
     """The player of a level; ``hard`` needs an advisor (a loaded table).
 
     >>> computer_player("easy").level
-    'easy'
+    <Level.EASY: 'easy'>
     """
-    if level == "easy":
+    level = Level.parse(level)
+    if level is Level.EASY:
         return EasyPlayer()
-    if level == "medium":
+    if level is Level.MEDIUM:
         return MediumPlayer()
-    if level == "hard":
-        if advisor is None:
-            raise ValueError("the hard player needs the solved table")
-        return HardPlayer(advisor)
-    raise ValueError(f"no computer player is called {level!r}: choose {', '.join(LEVELS)}")
+    if advisor is None:
+        raise ValueError("the hard player needs the solved table")
+    return HardPlayer(advisor)

@@ -15,6 +15,10 @@ from kismet_dice.rules import Box, Dice, Sheet
 from kismet_dice.strategy.advisor import Advisor, Option
 
 
+NOTHING = 0.005
+"""A loss smaller than this rounds to 0.00 points: the choice was as good as the best."""
+
+
 @dataclass(frozen=True)
 class Decision:
     """One choice of one player: the position, the option taken, the best option and the loss."""
@@ -45,24 +49,11 @@ class Proficiency:
     def decisions_of(self, seat: int) -> tuple[Decision, ...]:
         return tuple(decision for decision in self.decisions if decision.seat == seat)
 
-    def summary(self, costliest: int = 3) -> list[str]:
-        """Lines for a person: points each player gave away, then the costliest decisions."""
-        lines = ["How well everyone played (expected points given away against perfect play):"]
-        for seat, name in enumerate(self.names):
-            count = len(self.decisions_of(seat))
-            lines.append(f"  {name}: {self.total_loss(seat):.1f} points in {count} decisions")
-        costly = sorted((d for d in self.decisions if d.loss > 0.005), key=lambda d: -d.loss)[:costliest]
-        if costly:
-            lines.append("The costliest decisions:")
-        for decision in costly:
-            dice = " ".join(map(str, decision.dice))
-            rolls = f"{decision.rolls_left} roll{'s' if decision.rolls_left != 1 else ''} left"
-            lines.append(
-                f"  {self.names[decision.seat]}, turn {decision.turn}, {dice} with {rolls}: "
-                f"{decision.chosen.describe()} instead of {decision.best.describe()}, "
-                f"giving away {decision.loss:.1f}"
-            )
-        return lines
+    def costliest(self, count: int, seat: int | None = None) -> tuple[Decision, ...]:
+        """The ``count`` decisions that gave away most (of ``seat``, or of anyone), costliest first;
+        among equals the earliest. Decisions that gave away less than :data:`NOTHING` are never listed."""
+        costly = [d for d in self.decisions if (seat is None or d.seat == seat) and d.loss >= NOTHING]
+        return tuple(sorted(costly, key=lambda d: -d.loss)[:count])
 
 
 def _find(options: tuple[Option, ...], keep: tuple[int, ...] | None, box: Box | None) -> Option:

@@ -1,0 +1,251 @@
+"""Every sentence a game tells a person, written once for every interface.
+
+Plain text prints these lines, the terminal writes them in its log, and the web sends each
+event with its text, so "what happened" reads the same everywhere. Nothing here decides
+anything: the sentences are drawn from the game's events and the session's outcomes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from kismet_dice.game import Event, Game, Rolled, RollOff, Scored, SecondKismet
+from kismet_dice.rules import Box, Dice, Sheet, describe, score
+from kismet_dice.strategy import Decision, Option, Proficiency
+
+COSTLIEST = 3
+"""How many of the costliest decisions a review lists."""
+
+
+@dataclass(frozen=True)
+class Told:
+    """One event of a game's history and its sentence; ``index`` is its place in the history."""
+
+    index: int
+    event: Event
+    text: str
+
+
+def positions(hold: Sequence[int]) -> str:
+    """Held positions (0-4) as a person counts dice (1-5).
+
+    >>> positions((1,)), positions((1, 3)), positions((0, 2, 4))
+    ('die 2', 'dice 2 and 4', 'dice 1, 3 and 5')
+    """
+    numbers = [str(position + 1) for position in hold]
+    if len(numbers) == 1:
+        return f"die {numbers[0]}"
+    return f"dice {', '.join(numbers[:-1])} and {numbers[-1]}"
+
+
+def kept(dice: Dice, hold: Sequence[int]) -> str:
+    """The dice kept at a roll, by face and position.
+
+    >>> kept((3, 5, 1, 3, 6), (0, 3))
+    'kept 3 3 (dice 1 and 4)'
+    """
+    faces = " ".join(str(dice[position]) for position in hold)
+    return f"kept {faces} ({positions(hold)})"
+
+
+def roll_off(names: Sequence[str], event: RollOff, *, last: bool) -> str:
+    """One round of the roll-off; the last names who begins.
+
+    >>> roll_off(["Ann", "Bob"], RollOff(((0, 5), (1, 5))), last=False)
+    'Roll-off: Ann rolls 5, Bob rolls 5; a tie, so they roll again.'
+    >>> roll_off(["Ann", "Bob"], RollOff(((0, 6), (1, 2))), last=True)
+    'Roll-off: Ann rolls 6, Bob rolls 2. Ann begins.'
+    """
+    rolls = ", ".join(f"{names[seat]} rolls {face}" for seat, face in event.faces)
+    if not last:
+        return f"Roll-off: {rolls}; a tie, so they roll again."
+    highest = max(face for _, face in event.faces)
+    [first] = [seat for seat, face in event.faces if face == highest]
+    return f"Roll-off: {rolls}. {names[first]} begins."
+
+
+def rolled(names: Sequence[str], event: Rolled) -> str:
+    """A roll, with the dice kept from the roll before.
+
+    >>> rolled(["Ann"], Rolled(0, (), (5, 2, 3, 3, 6)))
+    'Ann rolls 5 red, 2 red, 3 green, 3 green, 6 black.'
+    >>> rolled(["Ann"], Rolled(0, (2, 3), (1, 4, 3, 3, 2)))
+    'Ann kept 3 3 (dice 3 and 4) and rolls 1 black, 4 green, 3 green, 3 green, 2 red.'
+    """
+    if not event.hold:
+        return f"{names[event.seat]} rolls {describe(event.dice)}."
+    return f"{names[event.seat]} {kept(event.dice, event.hold)} and rolls {describe(event.dice)}."
+
+
+def entry(box: Box, points: int) -> str:
+    """An entry in words: a zero is entered, not scored.
+
+    >>> entry(Box.KISMET, 0), entry(Box.FULL_HOUSE, 32)
+    ('0 in Kismet', '32 in Full House')
+    """
+    return f"{points} in {box.label}"
+
+
+def scored(names: Sequence[str], event: Scored, total: int) -> str:
+    """An entry that ends a turn, with the player's game total after it.
+
+    >>> scored(["Ann"], Scored(0, Box.FULL_HOUSE, 32, (3, 3, 3, 1, 1)), 120)
+    'Ann enters 32 in Full House; total 120.'
+    """
+    return f"{names[event.seat]} enters {entry(event.box, event.points)}; total {total}."
+
+
+def second_kismet(names: Sequence[str], event: SecondKismet) -> str:
+    """A second Kismet: the zeros it costs the others, and the lead it takes.
+
+    >>> from kismet_dice.game import Penalty
+    >>> told = second_kismet(["Ann", "Bob"], SecondKismet(0, (Penalty(1, Box.ONES),)))
+    >>> told.split(". ")  # doctest: +NORMALIZE_WHITESPACE
+    ['Second Kismet! Ann rolled five of a kind with a Kismet already scored',
+     'Bob loses a turn: 0 in Ones',
+     'The rest of the round is skipped; Ann leads from now on.']
+    """
+    name = names[event.seat]
+    sentences = [f"Second Kismet! {name} rolled five of a kind with a Kismet already scored."]
+    if len(names) > 1:
+        sentences += [f"{names[p.seat]} loses a turn: 0 in {p.box.label}." for p in event.penalties]
+        sentences.append(f"The rest of the round is skipped; {name} leads from now on.")
+    return " ".join(sentences)
+
+
+def story(game: Game, start: int = 0) -> tuple[Told, ...]:
+    """The sentences of the events of ``game``'s history from ``start`` on.
+
+    A one-player game tells no roll-off. Each entry's total is the one after it, so the
+    sheets are followed from the start of the game.
+    """
+    names = game.names
+    history = game.history
+    sheets = [Sheet() for _ in names]
+    last_roll_off = max((i for i, event in enumerate(history) if isinstance(event, RollOff)), default=-1)
+    told: list[Told] = []
+    for index, event in enumerate(history):
+        text = ""
+        if isinstance(event, RollOff):
+            if len(names) > 1:
+                text = roll_off(names, event, last=index == last_roll_off)
+        elif isinstance(event, Rolled):
+            text = rolled(names, event)
+        elif isinstance(event, Scored):
+            sheets[event.seat] = sheets[event.seat].with_entry(event.box, event.points)
+            text = scored(names, event, sheets[event.seat].total)
+        else:
+            for penalty in event.penalties:
+                sheets[penalty.seat] = sheets[penalty.seat].with_entry(penalty.box, 0)
+            text = second_kismet(names, event)
+        if index >= start and text:
+            told.append(Told(index, event, text))
+    return tuple(told)
+
+
+def result(game: Game) -> str:
+    """Who won, in words, once the game is over.
+
+    >>> from kismet_dice.game import ScriptedDice
+    >>> game = Game(["Ann"], rng=ScriptedDice([1] + [1, 2, 3, 4, 6] * 15))
+    >>> for box in Box:
+    ...     _ = game.roll(); _ = game.score(box)
+    >>> result(game)
+    'The game is over: Ann scores 32.'
+    """
+    if not game.is_over:
+        return "The game is not over."
+    names = [game.names[seat] for seat in game.winners]
+    best = game.total(game.winners[0])
+    if len(game.names) == 1:
+        return f"The game is over: {names[0]} scores {best}."
+    if len(names) == 1:
+        return f"The game is over: {names[0]} wins with {best}."
+    return f"The game is over: {' and '.join(names)} share the win with {best}."
+
+
+def turn_heading(game: Game, who: str) -> str:
+    """The line that opens a turn."""
+    seat = game.current_player
+    assert seat is not None
+    return f"Round {game.round}: {who}'s turn ({game.total(seat)} points so far)."
+
+
+# --- advice and the review ------------------------------------------------------------------
+
+
+def option(choice: Option, dice: Dice) -> str:
+    """An option of the advisor for ``dice`` in words: what to keep and roll, or what to enter.
+
+    >>> option(Option(200.0, keep=(3, 3)), (3, 3, 1, 2, 6))
+    'keep 3 3, roll 3'
+    >>> option(Option(180.5, box=Box.KISMET), (3, 3, 1, 2, 6))
+    'enter 0 in Kismet'
+    """
+    if choice.box is not None:
+        return f"enter {entry(choice.box, score(choice.box, dice))}"
+    if not choice.keep:
+        return "roll all five"
+    rolled_again = 5 - len(choice.keep)
+    return f"keep {' '.join(map(str, choice.keep))}, roll {rolled_again}"
+
+
+def rolls_left(count: int) -> str:
+    """>>> rolls_left(1), rolls_left(2)
+    ('1 roll left', '2 rolls left')
+    """
+    return f"{count} roll{'s' if count != 1 else ''} left"
+
+
+def decision(names: Sequence[str], choice: Decision) -> str:
+    """One costly decision of a review."""
+    dice = " ".join(map(str, choice.dice))
+    return (
+        f"{names[choice.seat]}, turn {choice.turn}, {dice} with {rolls_left(choice.rolls_left)}: "
+        f"{option(choice.chosen, choice.dice)} instead of {option(choice.best, choice.dice)}, "
+        f"giving away {choice.loss:.1f}"
+    )
+
+
+def review(judged: Proficiency) -> tuple[str, ...]:
+    """How well everyone played: the points each gave away, then the costliest decisions."""
+    lines = ["How well everyone played (expected points given away against perfect play):"]
+    for seat, name in enumerate(judged.names):
+        count = len(judged.decisions_of(seat))
+        lines.append(f"  {name}: {judged.total_loss(seat):.1f} points in {count} decisions")
+    costly = judged.costliest(COSTLIEST)
+    if costly:
+        lines.append("The costliest decisions:")
+    lines += [f"  {decision(judged.names, choice)}" for choice in costly]
+    return tuple(lines)
+
+
+# --- the Hall of Fame -------------------------------------------------------------------------
+
+ASSISTED = "The computer gave advice in this game, so it does not enter the Hall of Fame."
+ASK_ADVICE = "Advice marks this game as assisted: it can no longer enter the Hall of Fame. Ask anyway?"
+
+
+def hall_question(name: str, total: int) -> str:
+    return f"{name}, {total} enters the Hall of Fame! Your name for the list:"
+
+
+def hall_entered(name: str, rank: int, total: int) -> str:
+    return f"{name} enters the Hall of Fame at number {rank} with {total}."
+
+
+def hall_missed(player: str, total: int) -> str:
+    """A name was given, but other games filled the list meanwhile."""
+    return f"{player}'s {total} no longer makes the Hall of Fame: other games filled the list meanwhile."
+
+
+def hall_pushed_out(player: str, total: int, by: str | None) -> str:
+    """A person who qualified at the end of the game but no longer does, and who took the place.
+
+    >>> hall_pushed_out("Bob", 201, "Ann")
+    "Bob's 201 no longer makes the Hall of Fame: Ann's entry just now took the last place."
+    """
+    if by is None:
+        return hall_missed(player, total)
+    return f"{player}'s {total} no longer makes the Hall of Fame: {by}'s entry just now took the last place."

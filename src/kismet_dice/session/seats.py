@@ -1,0 +1,107 @@
+"""Who sits at a table, and the limits every interface shares (each defined once, here)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field, replace
+from typing import Final
+
+from kismet_dice.game import MAX_NAME_LENGTH, HouseRules, check_name
+from kismet_dice.rules import Box, IllegalAction
+from kismet_dice.strategy import Level
+
+MAX_SEATS: Final = 6
+"""The most players at one table."""
+
+COMPUTER_PACE: Final = 0.6
+"""Seconds between a computer player's actions: slow enough for a person to follow."""
+
+
+class BadSetup(IllegalAction):
+    """A set-up that cannot be played: no seats or too many, a bad or shared name, an unknown level."""
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A place at the table: a person, or a computer player at ``level``."""
+
+    name: str
+    level: Level | None = None
+
+    @property
+    def is_computer(self) -> bool:
+        return self.level is not None
+
+    def describe(self) -> str:
+        """The seat as a person reads it in a list of players.
+
+        >>> Seat("Hal", Level.HARD).describe(), Seat("Ann").describe()
+        ('Hal (computer, hard)', 'Ann')
+        """
+        return f"{self.name} (computer, {self.level.value})" if self.level else self.name
+
+
+def seat(name: str, level: str | None = None) -> Seat:
+    """A seat from words, the level checked: ``IllegalAction`` names the levels there are.
+
+    >>> seat("Hal", "Hard")
+    Seat(name='Hal', level=<Level.HARD: 'hard'>)
+    """
+    if level is None or not level.strip():
+        return Seat(name)
+    try:
+        return Seat(name, Level.parse(level))
+    except ValueError as error:
+        raise BadSetup(str(error)) from None
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What a new game needs: the seats in seating order and the house rules."""
+
+    seats: tuple[Seat, ...] = (Seat("Player 1"),)
+    house_rules: HouseRules = field(default_factory=HouseRules)
+
+    def checked(self) -> Setup:
+        """The set-up with names trimmed, or :class:`BadSetup` saying what is wrong."""
+        if not 1 <= len(self.seats) <= MAX_SEATS:
+            raise BadSetup(f"a table has 1 to {MAX_SEATS} players")
+        try:
+            seats = tuple(replace(seat, name=check_name(seat.name)) for seat in self.seats)
+        except IllegalAction as error:
+            raise BadSetup(str(error)) from None
+        for each in seats:
+            if each.level is not None and not isinstance(each.level, Level):
+                raise BadSetup(f"{each.level!r} is not a computer player's level")
+        if len({each.name for each in seats}) != len(seats):
+            raise BadSetup("two players cannot share a name")
+        return Setup(seats, self.house_rules)
+
+    def to_json(self) -> str:
+        seats = [{"name": each.name, "level": each.level} for each in self.seats]
+        return json.dumps({"seats": seats, "zero_kismet_counts": self.house_rules.zero_kismet_counts})
+
+    @classmethod
+    def from_json(cls, text: str) -> Setup:
+        """A set-up written by :meth:`to_json`; anything else raises :class:`BadSetup`."""
+        try:
+            data = json.loads(text)
+            seats = tuple(seat(str(each["name"]), each["level"]) for each in data["seats"])
+            rules = HouseRules(zero_kismet_counts=bool(data["zero_kismet_counts"]))
+        except (ValueError, TypeError, KeyError, AttributeError) as error:
+            raise BadSetup(f"not a set-up: {error}") from None
+        return Setup(seats, rules).checked()
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The limits a front end must know, as one value the server hands it."""
+
+    max_seats: int = MAX_SEATS
+    max_name_length: int = MAX_NAME_LENGTH
+    levels: tuple[str, ...] = tuple(level.value for level in Level)
+    boxes: tuple[str, ...] = tuple(box.name for box in Box)
+    computer_pace: float = COMPUTER_PACE
+
+
+LIMITS: Final = Limits()

@@ -1,0 +1,297 @@
+"""A game at a table: the engine's game plus what the rules do not know.
+
+Which seats are computer players and at what level, whether anyone asked for advice (an
+assisted game cannot enter the Hall of Fame), who has been asked for a Hall of Fame name, and
+where the game is kept after every change. Every interface plays through this one class:
+:meth:`Session.act` takes a person's action (holds travel with the roll, so each interface
+keeps its own choice of held dice until then) and returns what happened, told in words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from kismet_dice.game import Action, DiceSource, Game, Roll, check_name
+from kismet_dice.rules import IllegalAction
+from kismet_dice.session import narration
+from kismet_dice.session.keeping import Keeper, StoreKeeper, Unkept
+from kismet_dice.session.narration import Told
+from kismet_dice.session.seats import BadSetup, Seat, Setup
+from kismet_dice.storage import HallEntry, SavedGame, Storage, qualifies
+from kismet_dice.strategy import Advisor, ComputerPlayer, Level, Option
+
+Players = Callable[[Level], ComputerPlayer]
+"""Makes the computer player of a level (``hard`` may load the strategy table first)."""
+
+
+class NotYourTurn(IllegalAction):
+    """An action for a seat whose turn it is not; the game is unchanged."""
+
+
+class BadName(IllegalAction):
+    """A name the Hall of Fame cannot take: empty, too long, or with control characters."""
+
+
+@dataclass(frozen=True)
+class HallOutcome:
+    """What answering a Hall of Fame prompt did.
+
+    ``entry`` is the new entry (``None`` if declined or no longer good enough); ``dropped``
+    are the other seats of the game that qualified before this answer and no longer do; they
+    are not asked any more. ``told`` says all of it in sentences, for every page or screen.
+    """
+
+    seat: int
+    entry: HallEntry | None
+    dropped: tuple[int, ...]
+    told: tuple[str, ...]
+
+
+class Session:
+    """One game being played, with its seats, its assisted mark and the keeper of its saves."""
+
+    def __init__(
+        self,
+        game: Game,
+        seats: Sequence[Seat],
+        *,
+        computer: Players | None = None,
+        keeper: Keeper | None = None,
+        assisted: bool = False,
+        hall_asked: Sequence[int] = (),
+    ) -> None:
+        if tuple(seat.name for seat in seats) != game.names:
+            raise IllegalAction("the seats do not match the game's players")
+        if computer is None and any(seat.is_computer for seat in seats):
+            raise BadSetup("no computer players are available")
+        self._game = game
+        self.seats = tuple(seats)
+        self.keeper: Keeper = keeper if keeper is not None else Unkept()
+        self._computer = computer
+        self._players: dict[Level, ComputerPlayer] = {}
+        self._assisted = assisted
+        self._hall_asked = frozenset(hall_asked)
+
+    @classmethod
+    def new(
+        cls,
+        setup: Setup,
+        *,
+        computer: Players | None = None,
+        rng: DiceSource | None = None,
+        keeper: Keeper | None = None,
+    ) -> Session:
+        setup = setup.checked()
+        game = Game([seat.name for seat in setup.seats], rng=rng, house_rules=setup.house_rules)
+        return cls(game, setup.seats, computer=computer, keeper=keeper)
+
+    # --- what the table shows ---------------------------------------------------------
+
+    @property
+    def game(self) -> Game:
+        """The game as last kept. Each change replaces it: read it again after acting."""
+        return self._game
+
+    @property
+    def version(self) -> int:
+        """Grows with every change kept: a newer state has a higher version."""
+        return self.keeper.version
+
+    @property
+    def assisted(self) -> bool:
+        """Whether anyone asked for advice: the game then cannot enter the Hall of Fame."""
+        return self._assisted
+
+    @property
+    def levels(self) -> tuple[Level | None, ...]:
+        return tuple(seat.level for seat in self.seats)
+
+    @property
+    def current_seat(self) -> Seat | None:
+        seat = self._game.current_player
+        return None if seat is None else self.seats[seat]
+
+    @property
+    def is_computer_turn(self) -> bool:
+        seat = self.current_seat
+        return seat is not None and seat.is_computer
+
+    @property
+    def humans(self) -> tuple[int, ...]:
+        return tuple(number for number, seat in enumerate(self.seats) if not seat.is_computer)
+
+    @property
+    def has_computer(self) -> bool:
+        return any(seat.is_computer for seat in self.seats)
+
+    def story(self, start: int = 0) -> tuple[Told, ...]:
+        """What happened from history event ``start`` on, in sentences."""
+        return narration.story(self._game, start)
+
+    def result(self) -> str:
+        """Who won, in words, once the game is over."""
+        return narration.result(self._game)
+
+    # --- actions ------------------------------------------------------------------------
+
+    def act(self, seat: int, action: Action) -> tuple[Told, ...]:
+        """A person's action for ``seat``: a :class:`Roll` with the dice to hold, or a ``Score``.
+
+        Returns the events it caused, told. Raises :class:`IllegalAction` (the game unchanged)
+        when it is not that seat's turn or the rules refuse it, and the keeper's refusal when the
+        change cannot be kept (then too the game is as it was).
+        """
+        game = self._game
+        if game.is_over:
+            raise IllegalAction("the game is over")
+        if not 0 <= seat < len(self.seats):
+            raise IllegalAction(f"there is no seat {seat + 1} at this table")
+        current = game.current_player
+        assert current is not None
+        if seat != current:
+            raise NotYourTurn(f"it is {game.names[current]}'s turn, not {game.names[seat]}'s")
+        if self.seats[seat].is_computer:
+            raise NotYourTurn(f"{game.names[seat]} is a computer player: the computer plays its turns")
+        return self._apply(action)
+
+    def roll(self, seat: int, hold: Sequence[int] = ()) -> tuple[Told, ...]:
+        """Roll for ``seat``, keeping the dice at positions ``hold`` (0-4)."""
+        return self.act(seat, Roll(tuple(hold)))
+
+    def computer_step(self) -> tuple[Told, ...]:
+        """Let the computer player whose turn it is take one action; what it did, told."""
+        seat = self.current_seat
+        if seat is None or seat.level is None:
+            raise IllegalAction("it is not a computer player's turn")
+        return self._apply(self._player(seat.level).choose(self._game))
+
+    def _player(self, level: Level) -> ComputerPlayer:
+        # Made at its first move: a table with a hard seat opens before the strategy table loads.
+        player = self._players.get(level)
+        if player is None:
+            assert self._computer is not None
+            player = self._players[level] = self._computer(level)
+        return player
+
+    def _apply(self, action: Action) -> tuple[Told, ...]:
+        # The action is tried on a copy, which becomes the game only once it is kept.
+        trial = self._game.copy()
+        start = len(trial.history)
+        trial.apply(action)
+        self.keeper.keep(trial, levels=self.levels, assisted=self._assisted)
+        self._game = trial
+        return narration.story(trial, start)
+
+    def advise(self, seat: int, advisor: Advisor) -> tuple[Option, ...]:
+        """The advisor's options for ``seat``'s dice, best first; the game is marked assisted for good.
+
+        Only for a person whose turn it is, after the turn's first roll.
+        """
+        self.check_advice(seat)
+        options = advisor.game_options(self._game, seat)
+        self.mark_assisted()
+        return options
+
+    def check_advice(self, seat: int) -> None:
+        """Refuse advice for ``seat`` now (:class:`IllegalAction`) unless it could be given."""
+        game = self._game
+        if game.is_over:
+            raise IllegalAction("the game is over")
+        current = game.current_player
+        assert current is not None
+        if seat != current or self.seats[seat].is_computer:
+            raise NotYourTurn(f"it is {game.names[current]}'s turn, not {game.names[seat]}'s")
+        if not game.dice:
+            raise IllegalAction("roll first: advice is about the dice on the table")
+
+    def mark_assisted(self) -> None:
+        """Someone asked the computer for advice: the game can no longer enter the Hall of Fame."""
+        if not self._assisted:
+            self.keeper.keep(self._game, levels=self.levels, assisted=True)
+            self._assisted = True
+
+    # --- the Hall of Fame ---------------------------------------------------------------
+
+    def hall_prompts(self) -> tuple[int, ...]:
+        """The seats to ask for a Hall of Fame name now, best total first (seating order on a tie).
+
+        Only once the game is over, never in an assisted game, never a computer player, never a
+        seat already asked, and only while the total still qualifies.
+        """
+        game = self._game
+        if not game.is_over or self._assisted or not self.keeper.has_hall:
+            return ()
+        waiting = [seat for seat in self.humans if seat not in self._hall_asked]
+        if not waiting:
+            return ()
+        totals = self.keeper.hall_totals()
+        waiting.sort(key=lambda seat: -game.total(seat))
+        return tuple(seat for seat in waiting if qualifies(game.total(seat), totals))
+
+    def answer_hall(self, seat: int, name: str | None) -> HallOutcome:
+        """``seat``'s answer to the Hall of Fame prompt: a name enters the total, ``None`` declines.
+
+        The others still waiting are checked again afterwards: whoever no longer qualifies is
+        not asked, and told why.
+        """
+        game = self._game
+        waiting = self.hall_prompts()
+        if seat not in waiting:
+            raise IllegalAction(
+                "the game is not over yet"
+                if not game.is_over
+                else f"{game.names[seat] if 0 <= seat < len(game.names) else 'that seat'} "
+                "has no Hall of Fame entry to make"
+            )
+        if name is not None:
+            try:
+                name = check_name(name)
+            except IllegalAction as error:
+                raise BadName(str(error)) from None
+        entry = self.keeper.answer_hall(game, seat, name)
+        self._hall_asked = self._hall_asked | {seat}
+        told: list[str] = []
+        if entry is not None:
+            told.append(narration.hall_entered(entry.name, entry.rank, entry.total))
+        elif name is not None:
+            told.append(narration.hall_missed(game.names[seat], game.total(seat)))
+        still = self.hall_prompts()
+        dropped = tuple(other for other in waiting if other != seat and other not in still)
+        if dropped:
+            self.keeper.mark_hall_asked(dropped)
+            self._hall_asked = self._hall_asked | set(dropped)
+            by = entry.name if entry is not None else None
+            told += [narration.hall_pushed_out(game.names[other], game.total(other), by) for other in dropped]
+        return HallOutcome(seat, entry, dropped, tuple(told))
+
+
+# --- local play: the terminal and plain text ------------------------------------------------
+
+
+def local_session(
+    storage: Storage, setup: Setup, *, computer: Players | None = None, rng: DiceSource | None = None
+) -> Session:
+    """A new game of this machine's players, saved at its first change; a failed save is told once."""
+    return Session.new(setup, computer=computer, rng=rng, keeper=StoreKeeper(storage))
+
+
+def resume(
+    storage: Storage, saved_id: int, *, computer: Players | None = None, rng: DiceSource | None = None
+) -> Session:
+    """An unfinished saved game, ready to play on; raises ``SavedGameError``."""
+    saved, game = storage.games.load(saved_id, rng)
+    seats = [Seat(name, level) for name, level in zip(saved.names, seat_levels(saved), strict=True)]
+    return Session(
+        game,
+        seats,
+        computer=computer,
+        keeper=StoreKeeper(storage, saved),
+        assisted=saved.assisted,
+        hall_asked=saved.hall_asked,
+    )
+
+
+def seat_levels(saved: SavedGame) -> list[Level | None]:
+    """Each seat's computer level, ``None`` for a person."""
+    return [None if level is None else Level.parse(level) for level in saved.levels]

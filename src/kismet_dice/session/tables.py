@@ -1,0 +1,297 @@
+"""The server's tables: sessions kept in the store, played by whoever holds a seat's token.
+
+A table is a :class:`~kismet_dice.session.table.Session` with a public id and a digest of each
+seat's secret token (never the token itself, so the store cannot be used to take a seat).
+The store is the authority: a table held in memory is used only after checking that the
+store has no newer version of it, every change is kept with a version check before it is
+acknowledged, and a change that finds a newer version in the store is taken again, by the
+rules, on the game as the store has it. Whatever cannot be kept is refused and changes
+nothing. Every change kept is handed to ``changed``, which must not block (the live pages
+are told from there).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TypeVar
+
+from kismet_dice.game import Action, DiceSource
+from kismet_dice.session.keeping import Policy, Stale, StoreKeeper, Unsaved
+from kismet_dice.session.narration import Told
+from kismet_dice.session.seats import Seat, Setup
+from kismet_dice.session.table import HallOutcome, Players, Session, seat_levels
+from kismet_dice.storage import HallEntry, SavedGameError, Storage, StorageError
+from kismet_dice.strategy import Advisor, Option
+
+OWNER = "web"
+"""The owner the store records for the server's games (left out of local resume lists)."""
+
+RETRIES = 3
+"""How often a change that met a newer version in the store is taken again before giving up."""
+
+T = TypeVar("T")
+
+
+class NoSuchTable(LookupError):
+    """There is no table with that id."""
+
+
+class MissingSeatToken(PermissionError):
+    """Acting for a seat needs the token of its invitation link."""
+
+
+class WrongSeatToken(PermissionError):
+    """A token that is not one of this table's seats."""
+
+
+def token_digest(token: str) -> str:
+    """The digest kept for a seat token.
+
+    >>> len(token_digest("abc"))
+    64
+    """
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class Table:
+    """One game at the server: its id, its session and the digests of its seat tokens."""
+
+    def __init__(self, table_id: str, session: Session, seat_digests: Sequence[str]) -> None:
+        self.id = table_id
+        self.session = session
+        self._digests = tuple(seat_digests)
+
+    @property
+    def version(self) -> int:
+        return self.session.version
+
+    def seat_of(self, token: str | None) -> int:
+        """The seat whose token this is (never a computer's: its kept digest is empty)."""
+        if not token:
+            raise MissingSeatToken("this needs the seat token from your invitation link")
+        digest = token_digest(token)
+        for seat, kept in enumerate(self._digests):
+            if kept and hmac.compare_digest(digest, kept):
+                return seat
+        raise WrongSeatToken("that seat token is not one of this game's")
+
+
+@dataclass(frozen=True)
+class NewTable:
+    """A table just set up, and each seat's secret token in seating order (``None`` for a computer)."""
+
+    table: Table
+    seat_tokens: tuple[str | None, ...]
+
+
+@dataclass(frozen=True)
+class Change:
+    """A change kept at a table: the versions before and after, its events told, and other news
+    (Hall of Fame outcomes) in sentences."""
+
+    table: Table
+    before: int
+    told: tuple[Told, ...] = ()
+    news: tuple[str, ...] = ()
+
+    @property
+    def version(self) -> int:
+        return self.table.version
+
+
+class Stores:
+    """One :class:`Storage` per thread (a storage serves one thread), all on the same place."""
+
+    def __init__(self, home: Path | None = None) -> None:
+        self._home = home
+        self._local = threading.local()
+        self._all: list[Storage] = []
+        self._lock = threading.Lock()
+
+    def get(self) -> Storage:
+        storage: Storage | None = getattr(self._local, "storage", None)
+        if storage is None:
+            storage = Storage.open(self._home)
+            self._local.storage = storage
+            with self._lock:
+                self._all.append(storage)
+        return storage
+
+    def close(self) -> None:
+        with self._lock:
+            for storage in self._all:
+                storage.close()
+            self._all.clear()
+
+
+class Tables:
+    """Every table of the server.
+
+    ``players`` makes computer players; ``dice`` rolls every die (tests script it); ``changed``
+    hears of every change kept.
+    """
+
+    def __init__(
+        self,
+        stores: Stores,
+        players: Players,
+        dice: DiceSource | None = None,
+        changed: Callable[[Change], None] | None = None,
+    ) -> None:
+        self._stores = stores
+        self._players = players
+        self._dice: DiceSource = dice if dice is not None else secrets.SystemRandom()
+        self._changed = changed or (lambda change: None)
+        self._open: dict[str, Table] = {}
+
+    def listen(self, changed: Callable[[Change], None]) -> None:
+        self._changed = changed
+
+    # --- tables -----------------------------------------------------------------------
+
+    def create(self, setup: Setup) -> NewTable:
+        """Set up a game: the dice decide who begins; each person's seat gets a secret token."""
+        setup = setup.checked()
+        session = Session.new(setup, computer=self._players, rng=self._dice)
+        tokens = tuple(None if seat.is_computer else secrets.token_urlsafe(24) for seat in session.seats)
+        digests = ["" if token is None else token_digest(token) for token in tokens]
+        table_id = secrets.token_urlsafe(12)
+        storage = self._stores.get()
+        try:
+            saved = storage.tables.create(table_id, session.game, digests, list(session.levels))
+        except StorageError as error:
+            raise Unsaved(f"the game could not be saved: {error.public}") from None
+        keeper = StoreKeeper(storage, saved, policy=Policy.REFUSE, owner=OWNER)
+        table = Table(
+            table_id, Session(session.game, session.seats, computer=self._players, keeper=keeper), digests
+        )
+        self._open[table_id] = table
+        return NewTable(table, tokens)
+
+    def get(self, table_id: str) -> Table:
+        """The table as the store has it: the copy in memory if it is still the store's, else loaded."""
+        storage = self._stores.get()
+        table = self._open.get(table_id)
+        try:
+            if table is not None and storage.games.version(_saved_id(table)) == table.version:
+                return table
+            return self._load(table_id)
+        except SavedGameError as error:
+            self._open.pop(table_id, None)
+            raise Unsaved(f"game {table_id} cannot be loaded: {error}") from None
+        except StorageError as error:
+            raise Unsaved(f"game {table_id} cannot be loaded: {error.public}") from None
+
+    def _load(self, table_id: str) -> Table:
+        storage = self._stores.get()
+        found = storage.tables.find(table_id)
+        if found is None:
+            self._open.pop(table_id, None)
+            raise NoSuchTable(f"there is no game {table_id!r}")
+        saved_id, digests = found
+        # A finished game is no longer offered for resuming, but its table still shows it.
+        saved, game = storage.games.load(saved_id, self._dice, finished=True)
+        seats = [Seat(name, level) for name, level in zip(saved.names, seat_levels(saved), strict=True)]
+        keeper = StoreKeeper(storage, saved, policy=Policy.REFUSE, owner=OWNER)
+        session = Session(
+            game,
+            seats,
+            computer=self._players,
+            keeper=keeper,
+            assisted=saved.assisted,
+            hall_asked=saved.hall_asked,
+        )
+        table = Table(table_id, session, digests)
+        self._open[table_id] = table
+        return table
+
+    def unfinished(self) -> tuple[str, ...]:
+        """The ids of the tables whose game is not over (their computers may have a turn to play)."""
+        try:
+            return self._stores.get().tables.unfinished()
+        except StorageError as error:
+            raise Unsaved(error.public) from None
+
+    def hall(self) -> tuple[HallEntry, ...]:
+        try:
+            return self._stores.get().hall.entries()
+        except StorageError as error:
+            raise Unsaved(f"the Hall of Fame cannot be read: {error.public}") from None
+
+    # --- changes ----------------------------------------------------------------------
+
+    def _change(self, table_id: str, work: Callable[[Table], T]) -> tuple[Table, T, int]:
+        """Run ``work`` on the table as the store has it; if the store moved on meanwhile, take it
+        again on the newer game (by the rules, which may now refuse it)."""
+        for _ in range(RETRIES):
+            table = self.get(table_id)
+            before = table.version
+            try:
+                return table, work(table), before
+            except Stale:
+                self._open.pop(table_id, None)
+        raise Unsaved("the game is changing too fast to keep this change; try again")
+
+    def act(self, table_id: str, token: str | None, action: Action) -> Change:
+        """A person's action at their seat (the token says which seat)."""
+        table, told, before = self._change(
+            table_id, lambda table: table.session.act(table.seat_of(token), action)
+        )
+        return self._tell(Change(table, before, told))
+
+    def computer_step(self, table_id: str) -> Change:
+        """One action of the computer player whose turn it is."""
+        table, told, before = self._change(table_id, lambda table: table.session.computer_step())
+        return self._tell(Change(table, before, told))
+
+    def advise(self, table_id: str, token: str | None, advisor: Advisor) -> tuple[Change, tuple[Option, ...]]:
+        """The advisor's options for the token's seat; the game is marked assisted for good."""
+        table, options, before = self._change(
+            table_id, lambda table: table.session.advise(table.seat_of(token), advisor)
+        )
+        return self._tell(Change(table, before)), options
+
+    def check_advice(self, table_id: str, token: str | None) -> Table:
+        """Refuse advice now, before waiting for the computer, unless it could be given."""
+        table = self.get(table_id)
+        table.session.check_advice(table.seat_of(token))
+        return table
+
+    def answer_hall(self, table_id: str, token: str | None, name: str | None) -> tuple[Change, HallOutcome]:
+        """The token's seat answers the Hall of Fame prompt: a name enters it, ``None`` declines."""
+        table, outcome, before = self._change(
+            table_id, lambda table: table.session.answer_hall(table.seat_of(token), name)
+        )
+        return self._tell(Change(table, before, news=outcome.told)), outcome
+
+    def _tell(self, change: Change) -> Change:
+        if change.version != change.before:
+            self._changed(change)
+        return change
+
+
+def _saved_id(table: Table) -> int:
+    keeper = table.session.keeper
+    assert isinstance(keeper, StoreKeeper)
+    assert keeper.saved_id is not None
+    return keeper.saved_id
+
+
+__all__ = [
+    "OWNER",
+    "Change",
+    "MissingSeatToken",
+    "NewTable",
+    "NoSuchTable",
+    "Stores",
+    "Table",
+    "Tables",
+    "WrongSeatToken",
+    "token_digest",
+]
