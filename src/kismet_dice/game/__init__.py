@@ -17,7 +17,7 @@ from kismet_dice.game.events import (
     Scored,
     SecondKismet,
 )
-from kismet_dice.game.record import RecordError
+from kismet_dice.game.record import Record, RecordError
 
 __all__ = [
     "MAX_NAME_LENGTH",
@@ -28,6 +28,7 @@ __all__ = [
     "Game",
     "HouseRules",
     "Penalty",
+    "Record",
     "RecordError",
     "Roll",
     "RollOff",

@@ -9,8 +9,9 @@ from __future__ import annotations
 import secrets
 import unicodedata
 from collections.abc import Iterable, Sequence
+from copy import copy as shallow_copy
 
-from kismet_dice.game.dice_source import DiceSource
+from kismet_dice.game.dice_source import DiceSource, ScriptedDice, ScriptExhausted
 from kismet_dice.game.events import (
     Action,
     Event,
@@ -23,6 +24,7 @@ from kismet_dice.game.events import (
     Scored,
     SecondKismet,
 )
+from kismet_dice.game.record import Record, RecordError
 from kismet_dice.rules import (
     NUMBER_OF_DICE,
     Box,
@@ -331,13 +333,37 @@ class Game:
             return Box.parse(box)
         raise IllegalAction(f"{box!r} is not a box of the sheet")
 
-    # --- records ---------------------------------------------------------------------
+    # --- copies and records -----------------------------------------------------------
+
+    def copy(self) -> Game:
+        """An independent copy of the game on the same dice source: try an action, keep it or not.
+
+        >>> from kismet_dice.game import ScriptedDice
+        >>> game = Game(["Ann"], rng=ScriptedDice([4, 5, 5, 5, 5, 4]))
+        >>> trial = game.copy()
+        >>> trial.roll()
+        (5, 5, 5, 5, 4)
+        >>> game.dice, game.rolls_left, len(game.history), len(trial.history)
+        ((), 3, 1, 2)
+        """
+        clone = shallow_copy(self)
+        # Sheets, dice and events are immutable values; only the lists holding them are shared.
+        clone._sheets = list(self._sheets)
+        clone._history = list(self._history)
+        return clone
+
+    def record(self) -> Record:
+        """The game's record: players, house rules, the roll-off and every roll and entry."""
+        return Record(
+            players=self._names,
+            house_rules=self._house_rules,
+            roll_off=tuple(event for event in self._history if isinstance(event, RollOff)),
+            actions=tuple(event for event in self._history if isinstance(event, Rolled | Scored)),
+        )
 
     def to_json(self) -> str:
         """The game as a JSON record: players, house rules and every die and decision."""
-        from kismet_dice.game.record import game_to_json
-
-        return game_to_json(self)
+        return self.record().to_json()
 
     @classmethod
     def from_json(cls, text: str | bytes, rng: DiceSource | None = None) -> Game:
@@ -345,10 +371,46 @@ class Game:
 
         ``rng`` rolls the dice from where the record ends (by default a system generator).
         """
-        from kismet_dice.game.record import game_from_json
+        return cls.from_record(Record.from_json(text), rng)
 
-        return game_from_json(text, rng)
+    @classmethod
+    def from_record(cls, record: Record, rng: DiceSource | None = None) -> Game:
+        """A game replayed from ``record`` through the rules; raises :class:`RecordError` if it fails.
 
-    def _use_dice_source(self, rng: DiceSource) -> None:
-        # Only a replay swaps generators: the recorded dice first, fresh ones after.
-        self._rng = rng
+        The game draws the record's dice first, then from ``rng`` (by default a system generator).
+        """
+        script = ScriptedDice(record.faces(), then=rng if rng is not None else secrets.SystemRandom())
+        try:
+            game = cls(record.players, rng=script, house_rules=record.house_rules)
+            # The roll-off rolls until one player is highest; past the recorded dice it never settled.
+            if script.drawn_from_then:
+                raise RecordError("the record's roll-off does not settle a first player")
+            game._replay(record.actions)
+        except RecordError:
+            raise
+        except IllegalAction as error:
+            raise RecordError(f"the record breaks the rules: {error}") from None
+        except ScriptExhausted:
+            # Only a scripted ``rng`` runs out, and only in an unsettled roll-off: see above.
+            raise RecordError("the record's roll-off does not settle a first player") from None
+        except ValueError as error:
+            raise RecordError(f"the record holds a die that no die shows: {error}") from None
+        replayed = tuple(event for event in game._history if isinstance(event, RollOff))
+        if replayed != record.roll_off or script.remaining or script.drawn_from_then:
+            raise RecordError("the record's roll-off does not match its dice")
+        return game
+
+    def _replay(self, actions: Iterable[Rolled | Scored]) -> None:
+        for number, action in enumerate(actions, 1):
+            where = f"action {number}"
+            if action.seat != self._current:
+                raise RecordError(f"{where} is by seat {action.seat}, but it was seat {self._current}'s turn")
+            if isinstance(action, Rolled):
+                if self.roll(action.hold) != action.dice:
+                    raise RecordError(f"{where}: the held dice do not match the dice before the roll")
+            else:
+                points = self.score(action.box)
+                if points != action.points:
+                    raise RecordError(
+                        f"{where}: {action.box.name} scores {points} with those dice, not {action.points}"
+                    )

@@ -1,19 +1,20 @@
-"""Games as JSON records, and loading them back by replaying every action through the rules.
+"""Game records: what a game needs to be played again, and its JSON encoding.
 
 A record holds only what the rules cannot derive: the players, the house rules, every die
-drawn and every decision. Points are stored too, but only as a check: loading recomputes
-everything, so a tampered record is refused instead of trusted.
+drawn and every decision. Points are stored too, but only as a claim: the engine replays a
+record through the rules (:meth:`Game.from_record <kismet_dice.game.engine.Game.from_record>`)
+and refuses one whose claims the dice do not bear out. This module only encodes and decodes;
+it knows nothing of the engine, so the engine can depend on it and not the other way round.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
-from kismet_dice.game.dice_source import DiceSource, ScriptedDice, ScriptExhausted
-from kismet_dice.game.engine import Game
 from kismet_dice.game.events import HouseRules, Rolled, RollOff, Scored
-from kismet_dice.rules import Box, IllegalAction
+from kismet_dice.rules import Box, Dice
 
 FORMAT = "kismet-dice game"
 VERSION = 1
@@ -23,25 +24,82 @@ class RecordError(ValueError):
     """A game record that is not valid JSON, not a game, or does not replay through the rules."""
 
 
-def game_to_json(game: Game) -> str:
-    roll_off: list[list[list[int]]] = []
-    actions: list[dict[str, Any]] = []
-    for event in game.history:
-        if isinstance(event, RollOff):
-            roll_off.append([[seat, face] for seat, face in event.faces])
-        elif isinstance(event, Rolled):
-            actions.append({"seat": event.seat, "roll": list(event.hold), "dice": list(event.dice)})
-        elif isinstance(event, Scored):
-            actions.append({"seat": event.seat, "score": event.box.name, "points": event.points})
-    record = {
-        "format": FORMAT,
-        "version": VERSION,
-        "players": list(game.names),
-        "house_rules": {"zero_kismet_counts": game.house_rules.zero_kismet_counts},
-        "roll_off": roll_off,
-        "actions": actions,
-    }
-    return json.dumps(record, separators=(",", ":"))
+@dataclass(frozen=True)
+class Record:
+    """A game as it was played: players, house rules, the roll-off rounds and every roll and entry.
+
+    The actions are the engine's own events. A :class:`Scored` keeps its ``points`` as the
+    record's claim, checked on replay; its ``dice`` are those of the roll before it, since the
+    JSON form does not repeat them.
+
+    >>> record = Record(("Ann",), HouseRules(), (RollOff(((0, 3),)),), (Rolled(0, (), (1, 2, 3, 4, 5)),))
+    >>> record.to_json().partition('"house_rules":')[2]
+    '{"zero_kismet_counts":false},"roll_off":[[[0,3]]],"actions":[{"seat":0,"roll":[],"dice":[1,2,3,4,5]}]}'
+    >>> Record.from_json(record.to_json()) == record
+    True
+    """
+
+    players: tuple[str, ...]
+    house_rules: HouseRules
+    roll_off: tuple[RollOff, ...]
+    actions: tuple[Rolled | Scored, ...]
+
+    def faces(self) -> list[int]:
+        """Every die the game drew, in order: the roll-off's, then each roll's dice not held.
+
+        >>> Record(("Ann",), HouseRules(), (RollOff(((0, 3),)),),
+        ...        (Rolled(0, (), (1, 2, 3, 4, 5)), Rolled(0, (0, 4), (1, 6, 6, 6, 5)))).faces()
+        [3, 1, 2, 3, 4, 5, 6, 6, 6]
+        """
+        faces = [face for round_ in self.roll_off for _, face in round_.faces]
+        for action in self.actions:
+            if isinstance(action, Rolled):
+                faces.extend(face for position, face in enumerate(action.dice) if position not in action.hold)
+        return faces
+
+    def to_json(self) -> str:
+        """The record as compact JSON; the keys and their order are the stored format, never reorder them."""
+        actions: list[dict[str, Any]] = []
+        for action in self.actions:
+            if isinstance(action, Rolled):
+                actions.append({"seat": action.seat, "roll": list(action.hold), "dice": list(action.dice)})
+            else:
+                actions.append({"seat": action.seat, "score": action.box.name, "points": action.points})
+        record = {
+            "format": FORMAT,
+            "version": VERSION,
+            "players": list(self.players),
+            "house_rules": {"zero_kismet_counts": self.house_rules.zero_kismet_counts},
+            "roll_off": [[[seat, face] for seat, face in round_.faces] for round_ in self.roll_off],
+            "actions": actions,
+        }
+        return json.dumps(record, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Record:
+        """A record from its JSON form; raises :class:`RecordError` if it is not a well-formed record.
+
+        Only the form is checked here: whether the dice and decisions obey the rules is for the replay.
+        """
+        try:
+            record = json.loads(text)
+        except (ValueError, TypeError) as error:
+            raise RecordError(f"the record is not JSON: {error}") from None
+        if not isinstance(record, dict) or record.get("format") != FORMAT:
+            raise RecordError("this is not a kismet-dice game record")
+        if record.get("version") != VERSION:
+            raise RecordError(f"record version {record.get('version')!r} is not one this program reads")
+        names = _field(record, "players", list, "the record")
+        if not all(isinstance(name, str) for name in names):
+            raise RecordError(f"the record: 'players' should be a list of names, not {names!r}")
+        rules = _field(record, "house_rules", dict, "the record")
+        zero_counts = _field(rules, "zero_kismet_counts", bool, "the house rules")
+        return cls(
+            players=tuple(names),
+            house_rules=HouseRules(zero_kismet_counts=zero_counts),
+            roll_off=_roll_off(_field(record, "roll_off", list, "the record")),
+            actions=_actions(_field(record, "actions", list, "the record")),
+        )
 
 
 def _field(mapping: dict[str, Any], key: str, kind: type, where: str) -> Any:
@@ -53,84 +111,44 @@ def _field(mapping: dict[str, Any], key: str, kind: type, where: str) -> Any:
     return value
 
 
-def _faces(record: dict[str, Any]) -> list[int]:
-    """Every die of the record in the order the game drew them."""
-    faces: list[int] = []
-    for round_ in _field(record, "roll_off", list, "the record"):
+def _roll_off(rounds: list[Any]) -> tuple[RollOff, ...]:
+    decoded: list[RollOff] = []
+    for round_ in rounds:
         if not isinstance(round_, list):
             raise RecordError("the roll-off is malformed")
         for pair in round_:
             if not (isinstance(pair, list) and len(pair) == 2 and all(type(x) is int for x in pair)):
                 raise RecordError("the roll-off is malformed")
-            faces.append(pair[1])
-    for number, action in enumerate(_field(record, "actions", list, "the record"), 1):
-        if not isinstance(action, dict):
-            raise RecordError(f"action {number} is not an object")
-        if "roll" in action:
-            hold = _field(action, "roll", list, f"action {number}")
-            dice = _field(action, "dice", list, f"action {number}")
-            if len(dice) != 5 or not all(type(face) is int for face in dice):
-                raise RecordError(f"action {number}: 'dice' should be five whole numbers")
-            held = {p for p in hold if type(p) is int}
-            faces.extend(face for position, face in enumerate(dice) if position not in held)
-    return faces
+        decoded.append(RollOff(tuple((seat, face) for seat, face in round_)))
+    return tuple(decoded)
 
 
-def game_from_json(text: str | bytes, rng: DiceSource | None = None) -> Game:
-    try:
-        record = json.loads(text)
-    except (ValueError, TypeError) as error:
-        raise RecordError(f"the record is not JSON: {error}") from None
-    if not isinstance(record, dict) or record.get("format") != FORMAT:
-        raise RecordError("this is not a kismet-dice game record")
-    if record.get("version") != VERSION:
-        raise RecordError(f"record version {record.get('version')!r} is not one this program reads")
-    names = _field(record, "players", list, "the record")
-    rules = _field(record, "house_rules", dict, "the record")
-    zero_counts = _field(rules, "zero_kismet_counts", bool, "the house rules")
-    script = ScriptedDice(_faces(record))
-    try:
-        game = Game(names, rng=script, house_rules=HouseRules(zero_kismet_counts=zero_counts))
-        _replay(game, record["actions"])
-    except RecordError:
-        raise
-    except IllegalAction as error:
-        raise RecordError(f"the record breaks the rules: {error}") from None
-    except ScriptExhausted:
-        raise RecordError("the record's roll-off does not settle a first player") from None
-    except ValueError as error:
-        raise RecordError(f"the record holds a die that no die shows: {error}") from None
-    replayed = [[[s, f] for s, f in e.faces] for e in game.history if isinstance(e, RollOff)]
-    if replayed != record["roll_off"] or script.remaining:
-        raise RecordError("the record's roll-off does not match its dice")
-    game._use_dice_source(rng if rng is not None else _system_dice())
-    return game
-
-
-def _replay(game: Game, actions: list[dict[str, Any]]) -> None:
+def _actions(actions: list[Any]) -> tuple[Rolled | Scored, ...]:
+    decoded: list[Rolled | Scored] = []
+    # A score enters the dice of the roll before it; a score with no roll before it in its
+    # turn gets none, and the replay refuses it.
+    dice: Dice = ()
     for number, action in enumerate(actions, 1):
         where = f"action {number}"
+        if not isinstance(action, dict):
+            raise RecordError(f"{where} is not an object")
         seat = _field(action, "seat", int, where)
-        if seat != game.current_player:
-            raise RecordError(f"{where} is by seat {seat}, but it was seat {game.current_player}'s turn")
         if "roll" in action:
-            dice = game.roll(action["roll"])
-            if list(dice) != action["dice"]:
-                raise RecordError(f"{where}: the held dice do not match the dice before the roll")
+            hold = _field(action, "roll", list, where)
+            if not all(type(position) is int for position in hold):
+                raise RecordError(f"{where}: 'roll' should list dice positions, not {hold!r}")
+            faces = _field(action, "dice", list, where)
+            if len(faces) != 5 or not all(type(face) is int for face in faces):
+                raise RecordError(f"{where}: 'dice' should be five whole numbers")
+            dice = tuple(faces)
+            decoded.append(Rolled(seat, tuple(hold), dice))
         elif "score" in action:
             box_name = _field(action, "score", str, where)
             if box_name not in Box.__members__:
                 raise RecordError(f"{where}: no box is called {box_name!r}")
-            points = game.score(Box[box_name])
-            if points != _field(action, "points", int, where):
-                raise RecordError(
-                    f"{where}: {box_name} scores {points} with those dice, not {action['points']}"
-                )
+            points = _field(action, "points", int, where)
+            decoded.append(Scored(seat, Box[box_name], points, dice))
+            dice = ()
         else:
             raise RecordError(f"{where} is neither a roll nor a score")
-
-
-def _system_dice() -> DiceSource:
-    import secrets
-
-    return secrets.SystemRandom()
+    return tuple(decoded)

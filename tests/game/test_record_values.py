@@ -1,0 +1,211 @@
+"""Records as values: encoding is stable, decoding checks the form, the engine replays and copies games."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kismet_dice import Box, Game, RecordError
+from kismet_dice.game import HouseRules, Record, Rolled, RollOff, Scored, ScriptedDice, ScriptExhausted
+
+from .test_illegal_actions import snapshot
+from .test_records import base, played
+
+# A record as this program has always written it: stored games must keep loading, and
+# saving them again must not change a byte. A tied roll-off, a hold, a house rule, two entries.
+STORED = (
+    '{"format":"kismet-dice game","version":1,"players":["Ann","Bob"],'
+    '"house_rules":{"zero_kismet_counts":true},"roll_off":[[[0,4],[1,4]],[[0,2],[1,5]]],'
+    '"actions":[{"seat":1,"roll":[],"dice":[1,2,3,4,5]},{"seat":1,"roll":[1,2,3,4],"dice":[6,2,3,4,5]},'
+    '{"seat":1,"score":"STRAIGHT","points":30},{"seat":0,"roll":[],"dice":[6,6,6,6,6]},'
+    '{"seat":0,"score":"KISMET","points":80}]}'
+)
+STORED_FACES = [4, 4, 2, 5, 1, 2, 3, 4, 5, 6, 6, 6, 6, 6, 6]
+
+
+def test_a_stored_record_decodes_to_the_engine_events() -> None:
+    record = Record.from_json(STORED)
+    assert record == Record(
+        players=("Ann", "Bob"),
+        house_rules=HouseRules(zero_kismet_counts=True),
+        roll_off=(RollOff(((0, 4), (1, 4))), RollOff(((0, 2), (1, 5)))),
+        actions=(
+            Rolled(1, (), (1, 2, 3, 4, 5)),
+            Rolled(1, (1, 2, 3, 4), (6, 2, 3, 4, 5)),
+            Scored(1, Box.STRAIGHT, 30, (6, 2, 3, 4, 5)),
+            Rolled(0, (), (6, 6, 6, 6, 6)),
+            Scored(0, Box.KISMET, 80, (6, 6, 6, 6, 6)),
+        ),
+    )
+    assert record.faces() == STORED_FACES
+
+
+def test_a_stored_record_encodes_again_byte_for_byte() -> None:
+    assert Record.from_json(STORED).to_json() == STORED
+    assert Record.from_json(STORED.encode()).to_json() == STORED
+    assert Game.from_json(STORED).to_json() == STORED
+
+
+def test_a_game_played_on_the_stored_dice_writes_the_stored_record() -> None:
+    game = Game(
+        ["Ann", "Bob"], rng=ScriptedDice(STORED_FACES), house_rules=HouseRules(zero_kismet_counts=True)
+    )
+    game.roll()
+    game.roll([1, 2, 3, 4])
+    game.score(Box.STRAIGHT)
+    game.roll()
+    game.score(Box.KISMET)
+    assert game.to_json() == STORED
+    assert game.record() == Record.from_json(STORED)
+
+
+@given(st.integers(0, 10_000), st.integers(1, 4), st.integers(0, 400))
+@settings(max_examples=25, deadline=None)
+def test_a_game_record_survives_its_json_and_replays_to_the_same_game(
+    seed: int, players: int, actions: int
+) -> None:
+    game = played(seed, players, actions)
+    record = Record.from_json(game.to_json())
+    assert record == game.record()
+    replayed = Game.from_record(record)
+    assert snapshot(replayed) == snapshot(game)
+    assert replayed.history == game.history
+
+
+def test_the_record_lists_every_die_the_game_drew_in_order() -> None:
+    faces = [2, 5, 1, 2, 3, 4, 5, 6, 5, 5, 5, 5, 1]
+    game = Game(["Ann", "Bob"], rng=ScriptedDice(faces))
+    game.roll()
+    game.roll([1, 2, 3, 4])
+    game.score(Box.STRAIGHT)
+    game.roll()
+    assert game.record().faces() == faces
+
+
+def test_a_replay_draws_nothing_from_the_new_dice_source_until_play_goes_on() -> None:
+    later = ScriptedDice([6, 6])
+    game = Game.from_record(base().record(), rng=later)
+    assert later.remaining == 2
+    assert game.roll([0, 1, 2]) == (5, 5, 5, 6, 6)
+    assert later.remaining == 0
+
+
+def test_a_scripted_source_continues_with_its_successor_and_counts_those_dice() -> None:
+    dice = ScriptedDice([1, 2], then=ScriptedDice([3]))
+    assert [dice.randint(1, 6) for _ in range(3)] == [1, 2, 3]
+    assert (dice.remaining, dice.drawn_from_then) == (0, 1)
+    with pytest.raises(ScriptExhausted):
+        dice.randint(1, 6)
+    assert dice.drawn_from_then == 1
+
+
+def record_of(text: str) -> dict[str, Any]:
+    record: dict[str, Any] = json.loads(text)
+    return record
+
+
+HEAD = '{"format":"kismet-dice game","version":1,'
+NO_HOUSE_RULES = '"house_rules":{"zero_kismet_counts":false},'
+
+
+@pytest.mark.parametrize("rng", [None, ScriptedDice([])], ids=["system dice", "an empty script"])
+def test_a_roll_off_that_never_settles_is_refused(rng: ScriptedDice | None) -> None:
+    text = HEAD + '"players":["Ann","Bob"],' + NO_HOUSE_RULES + '"roll_off":[[[0,4],[1,4]]],"actions":[]}'
+    with pytest.raises(RecordError) as refused:
+        Game.from_json(text, rng=rng)
+    assert str(refused.value) == "the record's roll-off does not settle a first player"
+
+
+def test_a_record_with_a_die_the_game_never_drew_is_refused() -> None:
+    # One player wins the roll-off at once; a second round holds a die the game never rolls,
+    # though the roll after it reads the same.
+    text = (
+        HEAD
+        + '"players":["Ann"],'
+        + NO_HOUSE_RULES
+        + '"roll_off":[[[0,3]],[[0,5]]],"actions":[{"seat":0,"roll":[],"dice":[5,5,5,5,5]}]}'
+    )
+    with pytest.raises(RecordError) as refused:
+        Game.from_json(text)
+    assert str(refused.value) == "the record's roll-off does not match its dice"
+
+
+def tamper_points(record: dict[str, Any]) -> None:
+    record["actions"][2]["points"] = 35
+
+
+def tamper_seat(record: dict[str, Any]) -> None:
+    record["actions"][3]["seat"] = 1
+
+
+def tamper_held_die(record: dict[str, Any]) -> None:
+    record["actions"][1]["dice"][1] = 4
+
+
+def tamper_impossible_face(record: dict[str, Any]) -> None:
+    record["actions"][3]["dice"][4] = 7
+
+
+def tamper_box(record: dict[str, Any]) -> None:
+    record["actions"][2]["score"] = "CHANCE"
+
+
+def tamper_hold(record: dict[str, Any]) -> None:
+    record["actions"][1]["roll"] = [1, 1]
+
+
+def tamper_hold_kind(record: dict[str, Any]) -> None:
+    record["actions"][1]["roll"] = ["1"]
+
+
+def tamper_names(record: dict[str, Any]) -> None:
+    record["players"] = ["Ann", 2]
+
+
+def tamper_seat_kind(record: dict[str, Any]) -> None:
+    record["actions"][0]["seat"] = True
+
+
+@pytest.mark.parametrize(
+    ("tamper", "message"),
+    [
+        (tamper_points, "action 3: STRAIGHT scores 30 with those dice, not 35"),
+        (tamper_seat, "action 4 is by seat 1, but it was seat 0's turn"),
+        (tamper_held_die, "action 2: the held dice do not match the dice before the roll"),
+        (tamper_impossible_face, "the record holds a die that no die shows: the dice generator gave 7"),
+        (tamper_box, "action 3: no box is called 'CHANCE'"),
+        (tamper_hold, "the record breaks the rules: each die can be held only once"),
+        (tamper_hold_kind, "action 2: 'roll' should list dice positions, not ['1']"),
+        (tamper_names, "the record: 'players' should be a list of names, not ['Ann', 2]"),
+        (tamper_seat_kind, "action 1: 'seat' should be int, not True"),
+    ],
+)
+def test_a_refused_record_says_what_is_wrong(tamper: Any, message: str) -> None:
+    record = record_of(base().to_json())
+    tamper(record)
+    with pytest.raises(RecordError) as refused:
+        Game.from_json(json.dumps(record))
+    assert str(refused.value).startswith(message)
+
+
+def test_a_copy_takes_an_action_and_leaves_the_original_as_it_was() -> None:
+    game = base()
+    before = snapshot(game)
+    trial = game.copy()
+    assert snapshot(trial) == before
+    assert trial.score(Box.FOUR_OF_A_KIND) == 46
+    assert snapshot(game) == before and game.history != trial.history
+    assert trial.sheet(0)[Box.FOUR_OF_A_KIND] == 46 and game.sheet(0)[Box.FOUR_OF_A_KIND] is None
+    assert trial.current_player == 1 and game.current_player == 0
+
+
+def test_a_copy_shares_the_dice_source() -> None:
+    dice = ScriptedDice([3, 1, 2, 3, 4, 5, 6, 6, 6, 6, 6])
+    game = Game(["Ann"], rng=dice)
+    game.copy().roll()
+    assert game.roll() == (6, 6, 6, 6, 6)
+    assert dice.remaining == 0
