@@ -99,8 +99,8 @@ class Limits:
 
     max_seats: int = MAX_SEATS
     max_name_length: int = MAX_NAME_LENGTH
-    levels: tuple[str, ...] = tuple(level.value for level in Level)
-    boxes: tuple[str, ...] = tuple(box.name for box in Box)
+    levels: tuple[Level, ...] = tuple(Level)
+    boxes: tuple[Box, ...] = tuple(Box)
     computer_pace: float = COMPUTER_PACE
 
 

@@ -17,6 +17,7 @@ from kismet_dice.rules import Box, Dice, Sheet, colour_of, score
 from kismet_dice.strategy.advisor import Advisor
 from kismet_dice.strategy.dice_space import Multiset
 
+
 class Level(StrEnum):
     """How well a computer player plays: the one closed set every interface offers.
 

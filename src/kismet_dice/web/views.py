@@ -1,148 +1,51 @@
-"""What the web pages and the API see of a game, built from the engine's state. Pure values."""
+"""What the pages and the API see of a table, drawn from the session. Pure functions.
+
+Every sentence comes from :mod:`kismet_dice.session.narration`, so the web tells each event in
+the same words as the terminal and plain text; the pages write no game sentences of their own.
+"""
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Iterable
 
-from pydantic import BaseModel, ConfigDict, Field
-
-from kismet_dice.game import Roll, Rolled, RollOff, Scored, SecondKismet
-from kismet_dice.rules import Box, Sheet, colour_of
-from kismet_dice.strategy import Decision, Option, Proficiency
-from kismet_dice.strategy.players import hold_for
-from kismet_dice.web.computer import ComputerState
-from kismet_dice.web.tables import Table
-
-Level = Literal["easy", "medium", "hard"]
-
-
-class View(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
-
-class DieView(View):
-    face: int = Field(ge=1, le=6)
-    colour: Literal["black", "red", "green"]
-    letter: Literal["B", "R", "G"] = Field(description="the colour as a letter, for colour-blind players")
-
-
-class BoxView(View):
-    box: str = Field(description="the box's name, as the API takes it, e.g. FULL_HOUSE")
-    label: str
-    points: int | None = Field(description="the entry; null while the box is open")
-    option: int | None = Field(
-        description="what the dice on the table would score here, for the player whose turn it is"
-    )
+from kismet_dice.game import Roll, Rolled, RollOff, Scored
+from kismet_dice.rules import Box, Dice, colour_of
+from kismet_dice.session import Told, narration
+from kismet_dice.session.tables import Change, Table
+from kismet_dice.storage import HallEntry
+from kismet_dice.strategy import Decision, Option, Proficiency, hold_for
+from kismet_dice.web.schemas import (
+    BoxView,
+    ComputerState,
+    DecisionView,
+    DieView,
+    EventView,
+    GameView,
+    HallEntryView,
+    OptionView,
+    PenaltyView,
+    PlayerProficiency,
+    PlayerView,
+    ProficiencyView,
+    TurnView,
+    UpdateMessage,
+)
 
 
-class PlayerView(View):
-    seat: int
-    name: str
-    computer: Level | None = Field(description="a computer player's level; null for a person")
-    sheet: list[BoxView]
-    basic_total: int
-    bonus: int
-    points_to_next_bonus: int | None
-    kismet_total: int
-    total: int
-
-
-class PenaltyView(View):
-    seat: int
-    box: str
-
-
-class EventView(View):
-    kind: Literal["roll_off", "rolled", "scored", "second_kismet"]
-    seat: int | None = None
-    faces: list[list[int]] = Field(default=[], description="roll-off: [seat, face] pairs")
-    hold: list[int] = Field(default=[], description="rolled: the positions held")
-    dice: list[int] = []
-    box: str | None = None
-    points: int | None = None
-    penalties: list[PenaltyView] = []
-
-
-class GameView(View):
-    id: str
-    version: int = Field(description="grows with every event; a page keeps the highest it has seen")
-    players: list[PlayerView]
-    zero_kismet_counts: bool
-    round: int
-    leader: int
-    current_player: int | None
-    dice: list[DieView]
-    rolls_left: int
-    may_roll: bool = Field(description="whether the player whose turn it is may roll now")
-    may_hold: bool = Field(description="whether dice may be held for that roll")
-    over: bool
-    winners: list[int]
-    hall_of_fame: list[int] = Field(
-        description="once the game is over: the seats whose total qualifies for the Hall of Fame "
-        "and who have not yet answered its prompt"
-    )
-    assisted: bool = Field(
-        description="someone asked for advice, which keeps the game out of the Hall of Fame"
-    )
-    computer: ComputerState = Field(
-        description="the server's computer (hard players, advice, proficiency): not_loaded until first "
-        "needed, getting_ready while its strategy table loads (the first time on a server it is "
-        "worked out, which takes a few seconds), ready, or unavailable if that failed"
-    )
-    events: list[EventView]
-
-
-class OptionView(View):
-    expected: float = Field(description="the expected final game total after this choice, with perfect play")
-    words: str = Field(description="the option in words, e.g. 'keep 3 3, roll 3' or 'score Full House'")
-    keep: list[int] | None = Field(description="the dice values to keep before rolling again; null for a box")
-    hold: list[int] | None = Field(description="the positions (0-4) of those dice, as the roll takes them")
-    box: str | None = Field(description="the box to fill now; null for a roll")
-
-
-class Advice(View):
-    options: list[OptionView] = Field(description="every option, best first")
-    game: GameView
-
-
-class DecisionView(View):
-    round: int = Field(description="the player's turn number, 1-15")
-    dice: list[int]
-    rolls_left: int
-    chosen: OptionView
-    best: OptionView
-    loss: float = Field(description="expected points the choice gave away against the best one")
-
-
-class PlayerProficiency(View):
-    seat: int
-    name: str
-    computer: Level | None
-    decisions: int = Field(description="how many choices the player made")
-    expected_loss: float = Field(description="expected points lost against perfect play, over the game")
-    costliest: list[DecisionView] = Field(description="the choices that cost most, costliest first")
-
-
-class ProficiencyView(View):
-    players: list[PlayerProficiency]
-
-
-def _die(face: int) -> DieView:
+def die_view(face: int) -> DieView:
     colour = colour_of(face)
-    return DieView(face=face, colour=colour.value, letter=colour.letter)  # type: ignore[arg-type]
+    return DieView.model_validate({"face": face, "colour": colour.value, "letter": colour.letter})
 
 
-def _player(table: Table, seat: int, options: dict[Box, int]) -> PlayerView:
-    game = table.game
-    sheet: Sheet = game.sheet(seat)
-    mine = options if seat == game.current_player else {}
+def player_view(table: Table, seat: int) -> PlayerView:
+    game = table.session.game
+    sheet = game.sheet(seat)
+    options = game.options() if seat == game.current_player else {}
     return PlayerView(
         seat=seat,
         name=game.names[seat],
-        computer=table.seats[seat].level,  # type: ignore[arg-type]
-        sheet=[
-            BoxView(box=box.name, label=box.label, points=sheet[box], option=mine.get(box)) for box in Box
-        ],
+        computer=table.session.seats[seat].level,
+        sheet=[BoxView(box=box, label=box.label, points=sheet[box], option=options.get(box)) for box in Box],
         basic_total=sheet.basic_total,
         bonus=sheet.bonus,
         points_to_next_bonus=sheet.points_to_next_bonus,
@@ -151,64 +54,117 @@ def _player(table: Table, seat: int, options: dict[Box, int]) -> PlayerView:
     )
 
 
-def _event(event: RollOff | Rolled | Scored | SecondKismet) -> EventView:
+def event_view(told: Told) -> EventView:
+    event = told.event
     if isinstance(event, RollOff):
-        return EventView(kind="roll_off", faces=[[seat, face] for seat, face in event.faces])
+        faces = [[seat, face] for seat, face in event.faces]
+        return EventView(index=told.index, text=told.text, kind="roll_off", faces=faces)
     if isinstance(event, Rolled):
-        return EventView(kind="rolled", seat=event.seat, hold=list(event.hold), dice=list(event.dice))
+        return EventView(
+            index=told.index,
+            text=told.text,
+            kind="rolled",
+            seat=event.seat,
+            hold=list(event.hold),
+            dice=list(event.dice),
+        )
     if isinstance(event, Scored):
         return EventView(
-            kind="scored", seat=event.seat, box=event.box.name, points=event.points, dice=list(event.dice)
+            index=told.index,
+            text=told.text,
+            kind="scored",
+            seat=event.seat,
+            box=event.box,
+            points=event.points,
+            dice=list(event.dice),
         )
     return EventView(
+        index=told.index,
+        text=told.text,
         kind="second_kismet",
         seat=event.seat,
-        penalties=[PenaltyView(seat=p.seat, box=p.box.name) for p in event.penalties],
+        penalties=[PenaltyView(seat=p.seat, box=p.box) for p in event.penalties],
     )
 
 
-def game_view(table: Table, computer: ComputerState) -> GameView:
-    game = table.game
-    options = game.options()
+def turn_fields(table: Table, computer: ComputerState, problem: str | None) -> dict[str, object]:
+    session = table.session
+    game = session.game
     rolls = [action for action in game.legal_actions() if isinstance(action, Roll)]
-    return GameView(
-        id=table.id,
-        version=len(game.history),
-        players=[_player(table, seat, options) for seat in range(len(game.names))],
-        zero_kismet_counts=game.house_rules.zero_kismet_counts,
-        round=game.round,
-        leader=game.leader,
-        current_player=game.current_player,
-        dice=[_die(face) for face in game.dice],
-        rolls_left=game.rolls_left,
-        may_roll=bool(rolls),
-        may_hold=any(action.hold for action in rolls),
-        over=game.is_over,
-        winners=list(game.winners),
-        hall_of_fame=list(table.hall_seats),
-        assisted=table.assisted,
-        computer=computer,
-        events=[_event(event) for event in game.history],
+    return {
+        "round": game.round,
+        "leader": game.leader,
+        "current_player": game.current_player,
+        "dice": [die_view(face) for face in game.dice],
+        "rolls_left": game.rolls_left,
+        "may_roll": bool(rolls),
+        "may_hold": any(action.hold for action in rolls),
+        "over": game.is_over,
+        "winners": list(game.winners),
+        "result": session.result() if game.is_over else None,
+        "hall_of_fame": list(session.hall_prompts()),
+        "assisted": session.assisted,
+        "computer": computer,
+        "computer_problem": problem if computer == "unavailable" else None,
+    }
+
+
+def game_view(table: Table, computer: ComputerState, problem: str | None = None) -> GameView:
+    """The whole game: every sheet and every event, told."""
+    game = table.session.game
+    return GameView.model_validate(
+        {
+            **turn_fields(table, computer, problem),
+            "id": table.id,
+            "version": table.version,
+            "zero_kismet_counts": game.house_rules.zero_kismet_counts,
+            "players": [player_view(table, seat) for seat in range(len(game.names))],
+            "events": [event_view(told) for told in table.session.story()],
+        }
     )
 
 
-def option_view(option: Option, dice: tuple[int, ...]) -> OptionView:
+def _touched(change: Change) -> list[int]:
+    """The seats whose sheet or previews a change may have altered: whoever acted (their previews
+    go or change), whoever has the turn now, and whoever a second Kismet cost a turn."""
+    game = change.table.session.game
+    seats = {game.current_player}
+    for told in change.told:
+        event = told.event
+        if isinstance(event, (Rolled, Scored)):
+            seats.add(event.seat)
+        elif not isinstance(event, RollOff):
+            seats.add(event.seat)
+            seats.update(penalty.seat for penalty in event.penalties)
+    return sorted(seat for seat in seats if seat is not None)
+
+
+def update_message(change: Change, computer: ComputerState, problem: str | None = None) -> UpdateMessage:
+    """One change for the live pages: new events, the turn, and only the sheets it touched."""
+    table = change.table
+    return UpdateMessage(
+        since=change.before,
+        version=change.version,
+        events=[event_view(told) for told in change.told],
+        news=list(change.news),
+        turn=TurnView.model_validate(turn_fields(table, computer, problem)),
+        players=[player_view(table, seat) for seat in _touched(change)],
+    )
+
+
+def option_view(option: Option, dice: Dice) -> OptionView:
     """An option of the position with ``dice`` on the table, in words and as the API takes it."""
     keep = None if option.keep is None else list(option.keep)
     return OptionView(
         expected=round(option.expected, 2),
-        words=option.describe(),
+        words=narration.option(option, dice),
         keep=keep,
         hold=None if keep is None else list(hold_for(dice, keep)),
-        box=None if option.box is None else option.box.name,
+        box=option.box,
     )
 
 
-COSTLIEST = 3
-"""How many of a player's costliest decisions are shown."""
-
-
-def _decision(decision: Decision) -> DecisionView:
+def _decision(names: tuple[str, ...], decision: Decision) -> DecisionView:
     return DecisionView(
         round=decision.turn,
         dice=list(decision.dice),
@@ -216,23 +172,30 @@ def _decision(decision: Decision) -> DecisionView:
         chosen=option_view(decision.chosen, decision.dice),
         best=option_view(decision.best, decision.dice),
         loss=round(decision.loss, 2),
+        text=narration.decision(names, decision),
     )
 
 
-def proficiency_view(table: Table, proficiency: Proficiency) -> ProficiencyView:
-    players = []
-    for seat, name in enumerate(proficiency.names):
-        decisions = proficiency.decisions_of(seat)
-        # The costliest first; among equals, the earliest. Choices that lost nothing are not listed.
-        costly = sorted((d for d in decisions if round(d.loss, 2) > 0), key=lambda d: -d.loss)[:COSTLIEST]
-        players.append(
-            PlayerProficiency(
-                seat=seat,
-                name=name,
-                computer=table.seats[seat].level,  # type: ignore[arg-type]
-                decisions=len(decisions),
-                expected_loss=round(proficiency.total_loss(seat), 2),
-                costliest=[_decision(decision) for decision in costly],
-            )
+def proficiency_view(table: Table, judged: Proficiency) -> ProficiencyView:
+    players = [
+        PlayerProficiency(
+            seat=seat,
+            name=name,
+            computer=table.session.seats[seat].level,
+            decisions=len(judged.decisions_of(seat)),
+            expected_loss=round(judged.total_loss(seat), 2),
+            costliest=[_decision(judged.names, d) for d in judged.costliest(narration.COSTLIEST, seat)],
         )
-    return ProficiencyView(players=players)
+        for seat, name in enumerate(judged.names)
+    ]
+    return ProficiencyView(players=players, review=list(narration.review(judged)))
+
+
+def hall_entry_view(entry: HallEntry) -> HallEntryView:
+    return HallEntryView(
+        rank=entry.rank, name=entry.name, total=entry.total, date=entry.date, players=entry.players
+    )
+
+
+def hall_view(entries: Iterable[HallEntry]) -> list[HallEntryView]:
+    return [hall_entry_view(entry) for entry in entries]

@@ -343,48 +343,21 @@ export function showTable(main, id) {
     return page.state.players[seat].name;
   }
 
-  function describe(event) {
-    const boxLabel = (box) => page.state.players[0].sheet.find((entry) => entry.box === box).label;
-    switch (event.kind) {
-      case "roll_off":
-        return `Roll-off: ${event.faces.map(([seat, face]) => `${name(seat)} ${face}`).join(", ")}.`;
-      case "rolled":
-        return `${name(event.seat)} rolled ${event.dice.join(" ")}${
-          event.hold.length ? ` (holding ${event.hold.map((p) => p + 1).join(", ")})` : ""
-        }.`;
-      case "scored":
-        return `${name(event.seat)} scored ${event.points} in ${boxLabel(event.box)}.`;
-      case "second_kismet": {
-        const zeros = event.penalties.map((p) => `${name(p.seat)} gets a zero in ${boxLabel(p.box)}`);
-        return `Second Kismet for ${name(event.seat)}!${zeros.length ? ` ${zeros.join("; ")}.` : ""}${
-          page.state.players.length > 1 ? ` ${name(event.seat)} leads from the next round.` : ""
-        }`;
-      }
-      default:
-        return "";
-    }
-  }
-
+  // Every event comes with its sentence from the server: this page writes none of its own.
   function drawLog() {
     const events = page.state.events;
     const fresh = events.slice(page.announced);
     page.announced = events.length;
-    const lines = fresh.map(describe).filter(Boolean);
-    for (const line of lines) log.prepend(el("li", {}, line));
+    for (const event of fresh) log.prepend(el("li", {}, event.text));
     while (log.children.length > 40) log.lastChild.remove();
     const big = fresh.find((event) => event.kind === "second_kismet");
-    if (big) say(describe(big), "announce");
+    if (big) say(big.text, "announce");
   }
 
   function drawTurn() {
     const state = page.state;
     if (state.over) {
-      const best = state.players[state.winners[0]].total;
-      const winners = state.winners.map(name);
-      turn.textContent =
-        winners.length > 1
-          ? `Game over: ${winners.join(" and ")} share the win with ${best}`
-          : `Game over: ${winners[0]} wins with ${best}`;
+      turn.textContent = state.result;
       return;
     }
     const player = state.players[state.current_player];
@@ -417,9 +390,7 @@ export function showTable(main, id) {
           el(
             "p",
             { id: "fame-result" },
-            result.entry
-              ? `${result.entry.name} enters the Hall of Fame at number ${result.entry.rank}. `
-              : "No entry made. ",
+            result.told.length ? `${result.told.join(" ")} ` : "No entry made. ",
             el("a", { href: "/hall" }, "See the Hall of Fame"),
           ),
         );
@@ -455,7 +426,7 @@ export function showTable(main, id) {
         ? "The computer is getting ready: the first time on a server it works out its strategy, " +
           "which takes a few seconds."
         : state.computer === "unavailable"
-          ? "The computer cannot play or advise on this server: its strategy table failed to load."
+          ? `The computer cannot play or advise on this server: ${state.computer_problem || "it failed to get ready"}.`
           : "";
     assisted.hidden = !state.assisted;
     assisted.textContent = state.assisted
@@ -500,16 +471,7 @@ export function showTable(main, id) {
               ? el(
                   "ol",
                   { class: "costliest" },
-                  player.costliest.map((decision) =>
-                    el(
-                      "li",
-                      {},
-                      `Turn ${decision.round}, dice ${decision.dice.join(" ")}, ` +
-                        `${decision.rolls_left} roll${decision.rolls_left === 1 ? "" : "s"} left: ` +
-                        `${decision.chosen.words} instead of ${decision.best.words} ` +
-                        `(−${decision.loss.toFixed(1)})`,
-                    ),
-                  ),
+                  player.costliest.map((decision) => el("li", {}, decision.text)),
                 )
               : el("span", {}, " (no costly choice)"),
           ),
@@ -550,6 +512,26 @@ export function showTable(main, id) {
     if (page.state) render(page.state);
   }
 
+  // A change: the new events, the turn as it is now and the sheets it touched. A page that
+  // missed one (its version is not the one the change extends) asks for the whole game again.
+  function update(socket, change) {
+    const state = page.state;
+    if (!state || change.version <= state.version) return;
+    if (change.since !== state.version) {
+      socket.send(JSON.stringify({ type: "sync" }));
+      return;
+    }
+    const touched = new Map(change.players.map((player) => [player.seat, player]));
+    render({
+      ...state,
+      ...change.turn,
+      version: change.version,
+      players: state.players.map((player) => touched.get(player.seat) || player),
+      events: [...state.events, ...change.events],
+    });
+    if (change.news.length) say(change.news.join(" "), "announce");
+  }
+
   let retry = 500;
   function connect() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
@@ -562,6 +544,7 @@ export function showTable(main, id) {
     socket.addEventListener("message", (message) => {
       const data = JSON.parse(message.data);
       if (data.type === "state") render(data.game);
+      else if (data.type === "update") update(socket, data);
       else if (data.type === "error") {
         if (data.status === 404) {
           page.gone = true;

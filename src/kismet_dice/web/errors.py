@@ -1,0 +1,113 @@
+"""One mapping from the game's, the session's and the store's own exceptions to HTTP statuses.
+
+Every refusal reaches a client as ``{"error": "what was wrong"}`` with the status below, and
+the game is as it was. Nothing that names a file or holds a traceback is ever sent: a failure
+the mapping does not know is logged for the operator and answered with one plain line.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Final
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import ValidationError
+from starlette.exceptions import HTTPException
+
+from kismet_dice.rules import IllegalAction
+from kismet_dice.session import BadName, BadSetup, Unsaved
+from kismet_dice.session.tables import MissingSeatToken, NoSuchTable, WrongSeatToken
+from kismet_dice.storage import StorageError
+from kismet_dice.strategy import ComputerUnavailable
+from kismet_dice.web.schemas import ErrorBody
+
+log = logging.getLogger(__name__)
+
+FAILED: Final = "the server failed to do that; the game is as it was before"
+
+# The first class an error is an instance of decides; subclasses come before their bases.
+STATUSES: Final[tuple[tuple[type[Exception], int, str], ...]] = (
+    (MissingSeatToken, 401, "no seat token"),
+    (WrongSeatToken, 403, "a seat token that is not this game's"),
+    (NoSuchTable, 404, "no such game"),
+    (BadSetup, 422, "players the game cannot seat: bad or shared names, too many"),
+    (BadName, 422, "a name the Hall of Fame cannot take"),
+    (IllegalAction, 409, "an action the rules or the turn order do not allow now"),
+    (Unsaved, 503, "the game cannot be read or saved just now"),
+    (StorageError, 503, "the game store cannot be used just now"),
+    (ComputerUnavailable, 503, "the computer cannot play or advise on this server"),
+)
+
+
+def status_of(error: Exception) -> int:
+    """The HTTP status that says why ``error`` refused a request; 500 for a failure."""
+    for kind, status, _ in STATUSES:
+        if isinstance(error, kind):
+            return status
+    return 500
+
+
+def message_of(error: Exception) -> str:
+    """What a client may read of ``error``: never a path, never a traceback."""
+    if isinstance(error, StorageError):
+        return error.public
+    if status_of(error) == 500:
+        return FAILED
+    return str(error)
+
+
+def validation_message(error: RequestValidationError | ValidationError) -> tuple[int, str]:
+    """A body that is not JSON (400) or not what the endpoint takes (422), in one line."""
+    problems = error.errors()
+    if any(problem.get("type") == "json_invalid" for problem in problems):
+        return 400, "the body is not valid JSON"
+    parts = []
+    for problem in problems:
+        where = ".".join(str(part) for part in problem.get("loc", ()) if part != "body")
+        message = str(problem.get("msg", "invalid")).removeprefix("Value error, ")
+        parts.append(f"{where}: {message}" if where else message)
+    return 422, "; ".join(parts) or "the request is not what this endpoint takes"
+
+
+def refusal(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status, headers=headers)
+
+
+RESPONSES: Final[dict[int | str, dict[str, Any]]] = {
+    400: {"model": ErrorBody, "description": "the body is not JSON"},
+    413: {"model": ErrorBody, "description": "the body is too large"},
+    422: {"model": ErrorBody, "description": "a body that is not what this endpoint takes, or a name refused"},
+}
+for _kind, _status, _why in STATUSES:
+    RESPONSES.setdefault(_status, {"model": ErrorBody, "description": _why})
+"""The refusals every endpoint may answer, for the OpenAPI schema."""
+
+
+def install(app: FastAPI) -> None:
+    """Answer every refusal and failure of ``app`` as one line of JSON."""
+
+    async def refused(request: Request, error: Exception) -> JSONResponse:
+        if isinstance(error, StorageError):
+            log.error("the store failed on %s %s: %s", request.method, request.url.path, error)
+        return refusal(status_of(error), message_of(error))
+
+    # Each known kind has its own handler: a refusal is an answer, not a failure to log.
+    for kind, _, _ in STATUSES:
+        app.add_exception_handler(kind, refused)
+
+    @app.exception_handler(Exception)
+    async def failed(request: Request, error: Exception) -> JSONResponse:
+        # The operator's log gets the traceback; the person gets one line.
+        log.error("failed on %s %s", request.method, request.url.path, exc_info=error)
+        return refusal(500, FAILED)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, error: RequestValidationError) -> JSONResponse:
+        return refusal(*validation_message(error))
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, error: HTTPException) -> JSONResponse:
+        # 405 keeps its Allow header, 413 and the like their own.
+        return refusal(error.status_code, str(error.detail), dict(error.headers or {}))

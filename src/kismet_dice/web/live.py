@@ -1,0 +1,147 @@
+"""The live pages of every table: each change encoded once and queued for every page.
+
+Nothing that changes a game ever waits for a page. Each open page has its own bounded queue
+and its own sender task; publishing only puts the encoded message on the queues. A page that
+falls behind (its queue is full, or one send takes longer than :data:`SEND_SECONDS`) is closed:
+it reconnects and is sent the game as it is then. The number of pages per table and per
+server is capped, so no visitor can make the server hold unbounded queues.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from dataclasses import dataclass, field
+from typing import Final
+
+from starlette.websockets import WebSocket
+
+log = logging.getLogger(__name__)
+
+QUEUE: Final = 64
+"""Messages a page may have waiting before it is taken to have fallen behind."""
+
+SEND_SECONDS: Final = 5.0
+"""The longest one message may take to reach a page before the page is closed."""
+
+PAGES_PER_TABLE: Final = 32
+"""The most pages open on one table (players and watchers)."""
+
+PAGES: Final = 2000
+"""The most pages open on one server."""
+
+# WebSocket close codes (RFC 6455 and the IANA registry).
+TRY_AGAIN_LATER: Final = 1013
+POLICY: Final = 1008
+
+
+class Refused(Exception):
+    """A page that may not join: too many open already. ``code`` and the message are its close."""
+
+    def __init__(self, message: str, code: int = TRY_AGAIN_LATER) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass(eq=False)
+class Page:
+    """One open page: its socket, its queue of encoded messages, and the task reading from it."""
+
+    table_id: str
+    socket: WebSocket
+    reader: asyncio.Task[None] | None
+    queue: asyncio.Queue[str] = field(default_factory=lambda: asyncio.Queue(QUEUE))
+    sender: asyncio.Task[None] | None = None
+    closing: str | None = None
+
+
+class Hub:
+    """Every open page of the server, by table."""
+
+    def __init__(self, per_table: int = PAGES_PER_TABLE, most: int = PAGES) -> None:
+        self._tables: dict[str, set[Page]] = {}
+        self._count = 0
+        self._per_table = per_table
+        self._most = most
+
+    @property
+    def count(self) -> int:
+        return self._count
+
+    def pages(self, table_id: str) -> int:
+        return len(self._tables.get(table_id, ()))
+
+    def join(self, table_id: str, socket: WebSocket) -> Page:
+        """A page joins a table (its sender starts); :class:`Refused` when there are too many."""
+        if self._count >= self._most:
+            raise Refused("the server has too many open pages; try again later")
+        if self.pages(table_id) >= self._per_table:
+            raise Refused(f"this game has {self._per_table} open pages already; try again later")
+        page = Page(table_id, socket, asyncio.current_task())
+        self._tables.setdefault(table_id, set()).add(page)
+        self._count += 1
+        page.sender = asyncio.get_running_loop().create_task(self._send(page), name=f"page of {table_id}")
+        return page
+
+    def leave(self, page: Page) -> None:
+        pages = self._tables.get(page.table_id)
+        if pages is None or page not in pages:
+            return
+        pages.discard(page)
+        self._count -= 1
+        if not pages:
+            del self._tables[page.table_id]
+        if page.sender is not None and page.sender is not asyncio.current_task():
+            page.sender.cancel()
+
+    def send(self, page: Page, text: str) -> None:
+        """Queue one message for one page."""
+        try:
+            page.queue.put_nowait(text)
+        except asyncio.QueueFull:
+            self._drop(page, "this page fell behind the game; reconnecting shows it as it is")
+
+    def publish(self, table_id: str, text: str) -> None:
+        """Queue an encoded message for every page of a table; never waits."""
+        for page in list(self._tables.get(table_id, ())):
+            self.send(page, text)
+
+    def tables(self) -> tuple[str, ...]:
+        return tuple(self._tables)
+
+    def _drop(self, page: Page, reason: str) -> None:
+        """Stop serving a page that fell behind: its reader ends, which closes the connection."""
+        if page.closing is not None:
+            return
+        page.closing = reason
+        log.info("closing a page of table %s: %s", page.table_id, reason)
+        self.leave(page)
+        if page.reader is not None and not page.reader.done():
+            page.reader.cancel()
+
+    async def _send(self, page: Page) -> None:
+        try:
+            while True:
+                text = await page.queue.get()
+                try:
+                    await asyncio.wait_for(page.socket.send_text(text), SEND_SECONDS)
+                except TimeoutError:
+                    self._drop(
+                        page, f"a message took more than {SEND_SECONDS:.0f} seconds to reach this page"
+                    )
+                    return
+                except Exception:
+                    # The page went away; its reader notices and leaves.
+                    self._drop(page, "the page went away")
+                    return
+        except asyncio.CancelledError:
+            pass
+
+    async def close(self) -> None:
+        """Close every page (the server is stopping)."""
+        for pages in list(self._tables.values()):
+            for page in list(pages):
+                self.leave(page)
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(page.socket.close(code=1001), 1.0)

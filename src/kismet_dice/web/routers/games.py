@@ -1,0 +1,199 @@
+"""Games: setting one up, its state, a seat's actions, advice, the verdict and the live pages."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from pydantic import TypeAdapter, ValidationError
+
+from kismet_dice.game import HouseRules, Roll, Score
+from kismet_dice.rules import IllegalAction
+from kismet_dice.session import Seat, Setup
+from kismet_dice.strategy import proficiency
+from kismet_dice.web.deps import SeatToken, Service
+from kismet_dice.web.errors import RESPONSES, message_of, status_of, validation_message
+from kismet_dice.web.limits import MAX_MESSAGE_CHARACTERS
+from kismet_dice.web.live import POLICY, Page, Refused
+from kismet_dice.web.schemas import (
+    Advice,
+    ErrorMessage,
+    GameView,
+    HallAnswer,
+    HallRequest,
+    Invitation,
+    NewGame,
+    NewGameRequest,
+    PageMessage,
+    ProficiencyView,
+    RollMessage,
+    RollRequest,
+    ScoreMessage,
+    ScoreRequest,
+    SeatView,
+    SyncMessage,
+)
+from kismet_dice.web.views import hall_entry_view, option_view, proficiency_view
+
+router = APIRouter(prefix="/api/games", tags=["games"], responses=RESPONSES)
+
+PAGE_MESSAGE: TypeAdapter[RollMessage | ScoreMessage | SyncMessage] = TypeAdapter(PageMessage)
+
+
+@router.post("", status_code=201)
+async def new_game(request: NewGameRequest, service: Service) -> NewGame:
+    """Set up a game: the dice decide who begins; the answer holds each seat's invitation link."""
+    seats = tuple(Seat(seat.name, seat.computer) for seat in request.players)
+    setup = Setup(seats, HouseRules(zero_kismet_counts=request.zero_kismet_counts))
+    created = service.tables.create(setup)
+    table = created.table
+    answer = NewGame(
+        id=table.id,
+        watch_link=f"/games/{table.id}",
+        invitations=[
+            Invitation(seat=seat, name=name, link=f"/games/{table.id}#seat={token}")
+            for seat, (name, token) in enumerate(
+                zip(table.session.game.names, created.seat_tokens, strict=True)
+            )
+            if token is not None
+        ],
+        game=service.view(table),
+    )
+    # A computer that won the roll-off begins once the answer is on its way.
+    service.follow(table)
+    return answer
+
+
+@router.get("/{table_id}")
+async def show_game(table_id: str, service: Service) -> GameView:
+    """The game as it stands."""
+    return service.view(service.follow(service.tables.get(table_id)))
+
+
+@router.get("/{table_id}/seat")
+async def seat(table_id: str, service: Service, token: SeatToken = None) -> SeatView:
+    """The seat a seat token plays."""
+    table = service.tables.get(table_id)
+    number = table.seat_of(token)
+    return SeatView(seat=number, name=table.session.game.names[number])
+
+
+@router.post("/{table_id}/roll")
+async def roll(table_id: str, request: RollRequest, service: Service, token: SeatToken = None) -> GameView:
+    """Roll every die not held, for the seat whose turn it is."""
+    change = service.tables.act(table_id, token, Roll(tuple(request.hold)))
+    return service.view(change.table)
+
+
+@router.post("/{table_id}/score")
+async def score(table_id: str, request: ScoreRequest, service: Service, token: SeatToken = None) -> GameView:
+    """Enter the dice in a box, ending the turn."""
+    change = service.tables.act(table_id, token, Score(request.box))
+    return service.view(service.follow(change.table))
+
+
+@router.post("/{table_id}/advice")
+async def advice(table_id: str, service: Service, token: SeatToken = None) -> Advice:
+    """The computer's advice on your dice: every option with the expected final total, best first.
+
+    Only for the seat whose turn it is, after its first roll. Asking marks the game assisted
+    for good: an assisted game cannot enter the Hall of Fame. While the computer is getting
+    ready (the first time on a server, a few seconds) the answer waits for it.
+    """
+    advisor = await service.advisor(service.tables.check_advice(table_id, token))
+    change, options = service.tables.advise(table_id, token, advisor)
+    dice = change.table.session.game.dice
+    return Advice(options=[option_view(option, dice) for option in options], game=service.view(change.table))
+
+
+@router.get("/{table_id}/proficiency")
+async def how_well(table_id: str, service: Service) -> ProficiencyView:
+    """Once the game is over: each player's expected points lost against perfect play, and the
+    choices that cost most. Anyone with the game's link may ask."""
+    table = service.tables.get(table_id)
+    if not table.session.game.is_over:
+        raise IllegalAction("how well everyone played is shown once the game is over")
+    advisor = await service.advisor(table)
+    return proficiency_view(table, proficiency(table.session.game, advisor))
+
+
+@router.post("/{table_id}/hall")
+async def enter_hall(
+    table_id: str, request: HallRequest, service: Service, token: SeatToken = None
+) -> HallAnswer:
+    """Answer the Hall of Fame prompt for your seat once the game is over. The entry is null if
+    you declined, or if meanwhile the total no longer makes the list (``told`` says which)."""
+    change, outcome = service.tables.answer_hall(table_id, token, request.name)
+    return HallAnswer(
+        entry=None if outcome.entry is None else hall_entry_view(outcome.entry),
+        told=list(outcome.told),
+        game=service.view(change.table),
+    )
+
+
+# --- the live pages ---------------------------------------------------------------------------
+
+
+def _error(status: int, message: str) -> str:
+    return ErrorMessage(status=status, error=message).model_dump_json()
+
+
+@router.websocket("/{table_id}/live")
+async def live(socket: WebSocket, table_id: str, service: Service) -> None:
+    """The game's live page: the whole game at once, then each change (see the API description)."""
+    await socket.accept()
+    try:
+        table = service.tables.get(table_id)
+        page = service.hub.join(table.id, socket)
+    except Refused as refused:
+        await socket.close(code=refused.code, reason=str(refused)[:120])
+        return
+    except Exception as error:
+        await socket.send_text(_error(status_of(error), message_of(error)))
+        await socket.close(code=POLICY)
+        return
+    try:
+        service.follow(table)
+        service.hub.send(page, service.state_message(table))
+        while True:
+            incoming = await socket.receive()
+            if incoming["type"] == "websocket.disconnect":
+                return
+            refusal = _act(service, page, table_id, incoming.get("text"))
+            if refusal is not None:
+                service.hub.send(page, _error(*refusal))
+    except (WebSocketDisconnect, asyncio.CancelledError):
+        # A page that fell behind is cancelled here: leaving closes its connection.
+        return
+    finally:
+        service.hub.leave(page)
+        if page.closing is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(socket.close(code=1013, reason=page.closing[:120]), 1.0)
+
+
+def _act(service: Service, page: Page, table_id: str, text: str | None) -> tuple[int, str] | None:
+    """Carry out one message from a page; the refusal (status, words) if it is refused."""
+    if text is None:
+        return 400, "send JSON text, not binary data"
+    if len(text) > MAX_MESSAGE_CHARACTERS:
+        return 413, f"a message has at most {MAX_MESSAGE_CHARACTERS} characters"
+    try:
+        message = PAGE_MESSAGE.validate_json(text)
+    except ValidationError as error:
+        return validation_message(error)
+    try:
+        if isinstance(message, SyncMessage):
+            service.hub.send(page, service.state_message(service.tables.get(table_id)))
+        elif isinstance(message, RollMessage):
+            service.tables.act(table_id, message.token, Roll(tuple(message.hold)))
+        else:
+            change = service.tables.act(table_id, message.token, Score(message.box))
+            service.follow(change.table)
+    except Exception as error:
+        status = status_of(error)
+        if status == 500:
+            raise
+        return status, message_of(error)
+    return None

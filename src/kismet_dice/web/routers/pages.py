@@ -1,0 +1,50 @@
+"""The pages (one HTML page for every address: its script shows what the address asks for),
+the rules, and the limits the pages must know, served from where the game defines them."""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+from fastapi import APIRouter
+from fastapi.responses import HTMLResponse
+
+from kismet_dice.session import LIMITS
+from kismet_dice.web.limits import MAX_BODY_BYTES, MAX_MESSAGE_CHARACTERS
+from kismet_dice.web.schemas import LimitsView, Rules
+
+STATIC = Path(str(resources.files("kismet_dice.web").joinpath("static")))
+PAGES = ("/", "/games/{table_id}", "/rules", "/hall")
+
+router = APIRouter()
+
+
+def _index() -> str:
+    return (STATIC / "index.html").read_text(encoding="utf-8")
+
+
+for path in PAGES:
+
+    @router.get(path, include_in_schema=False)
+    async def page() -> HTMLResponse:
+        return HTMLResponse(_index())
+
+
+@router.get("/api/rules", tags=["pages"])
+async def rules() -> Rules:
+    """The rules of Kismet as this program plays them, in Markdown."""
+    return Rules(text=resources.files("kismet_dice").joinpath("RULES.md").read_text(encoding="utf-8"))
+
+
+@router.get("/api/limits", tags=["pages"])
+async def limits() -> LimitsView:
+    """The limits a page must respect: seats, names, levels, boxes, and the size of what it sends."""
+    return LimitsView(
+        max_seats=LIMITS.max_seats,
+        max_name_length=LIMITS.max_name_length,
+        levels=list(LIMITS.levels),
+        boxes=list(LIMITS.boxes),
+        computer_pace=LIMITS.computer_pace,
+        max_body_bytes=MAX_BODY_BYTES,
+        max_message_characters=MAX_MESSAGE_CHARACTERS,
+    )

@@ -1,0 +1,300 @@
+"""Every shape the web API takes or gives, in one module: requests, views and live messages.
+
+The limits come from where the game defines them (names, seats, levels, boxes), so the
+OpenAPI schema states the real ones.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Literal
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    PlainValidator,
+    StringConstraints,
+    WithJsonSchema,
+)
+
+from kismet_dice.game import MAX_NAME_LENGTH
+from kismet_dice.rules import Box
+from kismet_dice.session import MAX_SEATS
+from kismet_dice.strategy import Level
+
+
+def _box(value: object) -> Box:
+    if isinstance(value, Box):
+        return value
+    if isinstance(value, str) and value in Box.__members__:
+        return Box[value]
+    raise ValueError(f"no box is called {value!r}; the boxes are {', '.join(Box.__members__)}")
+
+
+BoxName = Annotated[
+    Box,
+    PlainValidator(_box),
+    PlainSerializer(lambda box: box.name, return_type=str),
+    WithJsonSchema({"type": "string", "enum": list(Box.__members__)}),
+]
+"""A box as the API names it (``FULL_HOUSE``): the 15 names, top of the sheet first."""
+
+ComputerState = Literal["not_loaded", "getting_ready", "ready", "unavailable"]
+
+Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_NAME_LENGTH)]
+Position = Annotated[int, Field(ge=0, le=4)]
+Token = Annotated[str, Field(max_length=200)]
+
+
+class View(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class ErrorBody(View):
+    error: str = Field(description="what was wrong, in words")
+
+
+# --- requests ---------------------------------------------------------------------------------
+
+
+class SeatRequest(BaseModel):
+    name: Name = Field(description=f"1 to {MAX_NAME_LENGTH} characters, surrounding spaces removed")
+    computer: Level | None = Field(default=None, description="a computer player's level; null for a person")
+
+
+class NewGameRequest(BaseModel):
+    players: list[SeatRequest] = Field(min_length=1, max_length=MAX_SEATS, description="in seating order")
+    zero_kismet_counts: bool = Field(
+        default=False, description="house rule: a zero in the Kismet box counts as filled"
+    )
+
+
+class RollRequest(BaseModel):
+    hold: list[Position] = Field(default=[], max_length=5, description="positions (0-4) of the dice to keep")
+
+
+class ScoreRequest(BaseModel):
+    box: BoxName = Field(description="the box to fill")
+
+
+class HallRequest(BaseModel):
+    name: Name | None = Field(description="the name to enter under; null declines the prompt")
+
+
+class RollMessage(BaseModel):
+    type: Literal["roll"]
+    token: Token
+    hold: list[Position] = Field(default=[], max_length=5)
+
+
+class ScoreMessage(BaseModel):
+    type: Literal["score"]
+    token: Token
+    box: BoxName
+
+
+class SyncMessage(BaseModel):
+    """A page that missed an update asks for the whole game again."""
+
+    type: Literal["sync"]
+
+
+PageMessage = Annotated[RollMessage | ScoreMessage | SyncMessage, Field(discriminator="type")]
+
+
+# --- views ------------------------------------------------------------------------------------
+
+
+class DieView(View):
+    face: int = Field(ge=1, le=6)
+    colour: Literal["black", "red", "green"]
+    letter: Literal["B", "R", "G"] = Field(description="the colour as a letter, for colour-blind players")
+
+
+class BoxView(View):
+    box: BoxName
+    label: str
+    points: int | None = Field(description="the entry; null while the box is open")
+    option: int | None = Field(
+        description="what the dice on the table would score here, for the player whose turn it is"
+    )
+
+
+class PlayerView(View):
+    seat: int
+    name: str
+    computer: Level | None = Field(description="a computer player's level; null for a person")
+    sheet: list[BoxView]
+    basic_total: int
+    bonus: int
+    points_to_next_bonus: int | None
+    kismet_total: int
+    total: int
+
+
+class PenaltyView(View):
+    seat: int
+    box: BoxName
+
+
+class EventView(View):
+    index: int = Field(description="the event's place in the game's history, from 0")
+    kind: Literal["roll_off", "rolled", "scored", "second_kismet"]
+    text: str = Field(description="the event in words, as every interface tells it")
+    seat: int | None = None
+    faces: list[list[int]] = Field(default=[], description="roll-off: [seat, face] pairs")
+    hold: list[int] = Field(default=[], description="rolled: the positions held")
+    dice: list[int] = []
+    box: BoxName | None = None
+    points: int | None = None
+    penalties: list[PenaltyView] = []
+
+
+class TurnView(View):
+    """Everything of a game but its sheets and history: small enough to send with every change."""
+
+    round: int
+    leader: int
+    current_player: int | None
+    dice: list[DieView]
+    rolls_left: int
+    may_roll: bool = Field(description="whether the player whose turn it is may roll now")
+    may_hold: bool = Field(description="whether dice may be held for that roll")
+    over: bool
+    winners: list[int]
+    result: str | None = Field(description="once the game is over, who won, in words")
+    hall_of_fame: list[int] = Field(
+        description="once the game is over: the seats whose total qualifies for the Hall of Fame "
+        "and who have not yet answered its prompt"
+    )
+    assisted: bool = Field(
+        description="someone asked for advice, which keeps the game out of the Hall of Fame"
+    )
+    computer: ComputerState = Field(
+        description="the server's computer (hard players, advice, proficiency): not_loaded until first "
+        "needed, getting_ready while its strategy table loads (the first time on a server it is "
+        "worked out, which takes a few seconds), ready, or unavailable if that failed"
+    )
+    computer_problem: str | None = Field(default=None, description="why the computer is unavailable")
+
+
+class GameView(TurnView):
+    id: str
+    version: int = Field(description="grows with every change kept; a page keeps the highest it has seen")
+    zero_kismet_counts: bool
+    players: list[PlayerView]
+    events: list[EventView]
+
+
+class OptionView(View):
+    expected: float = Field(description="the expected final game total after this choice, with perfect play")
+    words: str = Field(description="the option in words, e.g. 'keep 3 3, roll 3' or 'enter 32 in Full House'")
+    keep: list[int] | None = Field(description="the dice values to keep before rolling again; null for a box")
+    hold: list[int] | None = Field(description="the positions (0-4) of those dice, as the roll takes them")
+    box: BoxName | None = Field(description="the box to fill now; null for a roll")
+
+
+class Advice(View):
+    options: list[OptionView] = Field(description="every option, best first")
+    game: GameView
+
+
+class DecisionView(View):
+    round: int = Field(description="the player's turn number, 1-15")
+    dice: list[int]
+    rolls_left: int
+    chosen: OptionView
+    best: OptionView
+    loss: float = Field(description="expected points the choice gave away against the best one")
+    text: str = Field(description="the decision in words, as every interface tells it")
+
+
+class PlayerProficiency(View):
+    seat: int
+    name: str
+    computer: Level | None
+    decisions: int = Field(description="how many choices the player made")
+    expected_loss: float = Field(description="expected points lost against perfect play, over the game")
+    costliest: list[DecisionView] = Field(description="the choices that cost most, costliest first")
+
+
+class ProficiencyView(View):
+    players: list[PlayerProficiency]
+    review: list[str] = Field(description="the whole review in lines, as every interface tells it")
+
+
+class Invitation(View):
+    seat: int
+    name: str
+    link: str = Field(description="the seat's link; whoever holds it plays the seat")
+
+
+class NewGame(View):
+    id: str
+    watch_link: str = Field(description="the game's plain link: it shows the game, it cannot act")
+    invitations: list[Invitation] = Field(description="one per human seat; computer seats have none")
+    game: GameView
+
+
+class SeatView(View):
+    seat: int
+    name: str
+
+
+class HallEntryView(View):
+    rank: int
+    name: str
+    total: int
+    date: datetime
+    players: int
+
+
+class HallAnswer(View):
+    entry: HallEntryView | None = Field(
+        description="the new entry; null if declined or no longer good enough"
+    )
+    told: list[str] = Field(description="what the answer did, in words (for this page and every other)")
+    game: GameView
+
+
+class Rules(View):
+    text: str = Field(description="the rules of Kismet, in Markdown")
+
+
+class LimitsView(View):
+    max_seats: int
+    max_name_length: int
+    levels: list[Level]
+    boxes: list[BoxName]
+    computer_pace: float = Field(description="seconds between a computer player's actions")
+    max_body_bytes: int
+    max_message_characters: int
+
+
+# --- live messages ----------------------------------------------------------------------------
+
+
+class StateMessage(View):
+    type: Literal["state"] = "state"
+    game: GameView
+
+
+class UpdateMessage(View):
+    """One change: the version it extends (``since``), the new version, the new events (each told)
+    and other news, the turn as it is now, and the sheets of the players the change touched."""
+
+    type: Literal["update"] = "update"
+    since: int
+    version: int
+    events: list[EventView]
+    news: list[str]
+    turn: TurnView
+    players: list[PlayerView]
+
+
+class ErrorMessage(View):
+    type: Literal["error"] = "error"
+    status: int
+    error: str
