@@ -14,7 +14,6 @@ from kismet_dice.game import ROLLS_PER_TURN, Game, Rolled, Scored, SecondKismet
 from kismet_dice.rules import Box, Dice, Sheet
 from kismet_dice.strategy.advisor import Advisor, Option
 
-
 NOTHING = 0.005
 """A loss smaller than this rounds to 0.00 points: the choice was as good as the best."""
 

@@ -78,7 +78,7 @@ def refusal(status: int, message: str, headers: dict[str, str] | None = None) ->
 RESPONSES: Final[dict[int | str, dict[str, Any]]] = {
     400: {"model": ErrorBody, "description": "the body is not JSON"},
     413: {"model": ErrorBody, "description": "the body is too large"},
-    422: {"model": ErrorBody, "description": "a body that is not what this endpoint takes, or a name refused"},
+    422: {"model": ErrorBody, "description": "a body this endpoint does not take, or a name refused"},
 }
 for _kind, _status, _why in STATUSES:
     RESPONSES.setdefault(_status, {"model": ErrorBody, "description": _why})
