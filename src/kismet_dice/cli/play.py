@@ -15,20 +15,22 @@ from typing import Any, TextIO
 
 from kismet_dice.cli.errors import UserError
 from kismet_dice.cli.saving import open_storage, warn
-from kismet_dice.game import DiceSource, Game, HouseRules, Rolled, RollOff, Scored, SecondKismet, check_name
+from kismet_dice.game import DiceSource, Game, HouseRules, Score, Scored, check_name
 from kismet_dice.rules import Box, IllegalAction, Sheet, describe
 from kismet_dice.session import (
     COMPUTER_PACE,
-    GameKeeper,
     Seat,
     Session,
     Setup,
-    hall_candidates,
+    Told,
+    Unsaved,
+    local_session,
+    narration,
     resume,
     seat_levels,
 )
 from kismet_dice.storage import SavedGameError, Storage, StorageError
-from kismet_dice.strategy import Computer, ComputerPlayer, proficiency
+from kismet_dice.strategy import Computer, ComputerPlayer, ComputerUnavailable, Level, proficiency
 
 KEEP_HINT = (
     "Type the positions of the dice to keep (1-5, like '1 3' or '13'), "
@@ -78,23 +80,18 @@ def run_play(options: argparse.Namespace) -> int:
     house_rules = HouseRules(zero_kismet_counts=options.zero_kismet_counts)
     storage = open_storage()
     table = PlainTable(sys.stdin, sys.stdout, computer=Computer())
-    keeper: GameKeeper | None = None
+    session: Session | None = None
     try:
         # Names on the command line mean a new game; without them, unfinished games are offered.
-        resumed = None if options.names else table.choose_saved_game(storage, rng)
-        if resumed is not None:
-            session, keeper = resumed
-            assert keeper.saved is not None
-            table.say(f"Resuming: {keeper.saved.describe()}.")
-        else:
+        session = None if options.names else table.choose_saved_game(storage, rng)
+        if session is None:
             seats = parse_seats(options.names) if options.names else table.ask_seats()
-            keeper = GameKeeper(storage)
-            session = table.new_session(Setup(seats, house_rules), rng, keeper)
-        table.play(session, keeper)
-        table.enter_hall_of_fame(storage, session)
+            session = table.new_session(storage, Setup(seats, house_rules), rng)
+        table.play(session)
+        table.enter_hall_of_fame(session)
     except EndOfInput:
         table.say("\nInput ended; the game stops here.")
-        if keeper is not None and keeper.saved is not None and keeper.problem is None:
+        if session is not None and session.version and session.keeper.problem is None:
             table.say("It is saved: run kismet play again to resume it.")
     except StorageError as error:
         raise UserError(str(error)) from None
@@ -118,15 +115,15 @@ def run_terminal_game(rng: DiceSource | None, pace: float) -> int:
 
 
 def parse_seats(words: Sequence[str]) -> tuple[Seat, ...]:
-    """Seats from names, ``NAME=LEVEL`` for a computer player.
+    """Seats from names, ``NAME=LEVEL`` for a computer player; an unknown level is refused.
 
     >>> parse_seats(["Ann", "Hal=hard"])
-    (Seat(name='Ann', level=None), Seat(name='Hal', level='hard'))
+    (Seat(name='Ann', level=None), Seat(name='Hal', level=<Level.HARD: 'hard'>))
     """
     seats = []
     for word in words:
         name, _, level = word.partition("=")
-        seats.append(Seat(name, level.strip().lower() or None))
+        seats.append(Seat.from_words(name, level))
     return tuple(seats)
 
 
@@ -140,7 +137,6 @@ class PlainTable:
         self._source = source
         self._sink = sink
         self._computer = computer
-        self._keeper: GameKeeper | None = None
         self._warned = False
 
     # --- talking ----------------------------------------------------------------------
@@ -162,24 +158,25 @@ class PlainTable:
                 "Players' names in seating order, separated by commas; NAME=easy, =medium or =hard "
                 "for a computer player (Enter for one player): "
             )
-            words = [part.strip() for part in answer.split(",")] if answer else ["Player"]
+            words = [part.strip() for part in answer.split(",")] if answer else ["Player 1"]
             try:
                 return Setup(parse_seats(words)).checked().seats
             except IllegalAction as error:
                 self.say(f"{str(error)[0].upper()}{str(error)[1:]}. Try again.")
 
-    def new_session(self, setup: Setup, rng: DiceSource | None, keeper: GameKeeper) -> Session:
-        """A new game of ``setup``; a bad set-up is a one-line error."""
+    def new_session(self, storage: Storage, setup: Setup, rng: DiceSource | None) -> Session:
+        """A new game of ``setup``, saved at its first action; a bad set-up is a one-line error."""
         try:
             setup = setup.checked()
-            if any(seat.level is not None for seat in setup.seats) and self._computer is None:
+            if any(seat.is_computer for seat in setup.seats) and self._computer is None:
                 raise IllegalAction("no computer players are available")
-            self.prepare_computer(any(seat.level == "hard" for seat in setup.seats))
-            return Session.new(setup, computer=self._computer_player, rng=rng, after_action=keeper)
+            self.prepare_computer(any(seat.level is Level.HARD for seat in setup.seats))
+            computer = self._computer_player if self._computer is not None else None
+            return local_session(storage, setup, computer=computer, rng=rng)
         except IllegalAction as error:
             raise UserError(str(error)) from None
 
-    def _computer_player(self, level: str) -> ComputerPlayer:
+    def _computer_player(self, level: Level) -> ComputerPlayer:
         assert self._computer is not None
         return self._computer.player(level)
 
@@ -190,85 +187,67 @@ class PlainTable:
                 "The computer is getting ready; the first time on this machine it works out "
                 "the best move of every position, which takes a few seconds."
             )
-            self._computer.advisor()
+            try:
+                self._computer.advisor()
+            except ComputerUnavailable as error:
+                raise UserError(str(error)) from None
 
     # --- the game ---------------------------------------------------------------------
 
-    def play(self, session: Session, keeper: GameKeeper | None = None) -> None:
-        self._keeper = keeper
+    def play(self, session: Session) -> None:
         game = session.game
         players = ", ".join(seat.describe() for seat in session.seats)
         self.say(f"Kismet for {len(game.names)}: {players}. Type '?' at any question for help.")
-        self.announce_roll_off(game)
-        while not game.is_over:
+        if not any(isinstance(event, Scored) for event in game.history):
+            self.tell(session.story())  # the roll-off, for a game that has not begun
+        while not session.game.is_over:
             if session.is_computer_turn:
                 self.play_computer_turn(session)
             else:
                 self.play_turn(session)
         self.show_end(session)
 
-    def _after_action(self) -> None:
-        # The session has saved the game; say once if saving stopped working.
-        if self._keeper is not None and self._keeper.problem is not None and not self._warned:
-            self._warned = True
-            warn(self._keeper.problem)
+    def tell(self, told: Sequence[Told]) -> None:
+        """What happened, as every interface tells it."""
+        for each in told:
+            self.say(each.text)
 
-    def announce_roll_off(self, game: Game) -> None:
-        if len(game.names) == 1:
-            return
-        for event in game.history:
-            if isinstance(event, RollOff):
-                rolls = ", ".join(f"{game.names[seat]} rolls {face}" for seat, face in event.faces)
-                self.say(f"Roll-off for the first turn: {rolls}.")
-        self.say(f"{game.names[game.first_player]} begins.")
+    def _after_action(self, session: Session) -> None:
+        # The session has saved the game; say once if saving stopped working.
+        problem = session.keeper.problem
+        if problem is not None and not self._warned:
+            self._warned = True
+            warn(problem)
 
     def _turn_heading(self, session: Session) -> None:
-        game = session.game
-        seat = game.current_player
-        assert seat is not None
+        current = session.current_seat
+        assert current is not None
         self.say()
-        who = session.seats[seat].describe()
-        self.say(f"Round {game.round}: {who}'s turn ({game.total(seat)} points so far).")
+        self.say(narration.turn_heading(session.game, current.describe()))
 
     def play_computer_turn(self, session: Session) -> None:
         """The computer plays a whole turn, each roll and the entry told as it happens."""
         self._turn_heading(session)
-        game = session.game
         while True:
-            before = len(game.history)
-            session.computer_step()
-            self._after_action()
-            new = game.history[before:]
-            for event in new:
-                if isinstance(event, Rolled):
-                    name = game.names[event.seat]
-                    if event.hold:
-                        kept = " ".join(str(event.dice[position]) for position in event.hold)
-                        self.say(f"{name} keeps {kept} and rolls: {describe(event.dice)}.")
-                    else:
-                        self.say(f"{name} rolls: {describe(event.dice)}.")
-                elif isinstance(event, Scored):
-                    total = game.total(event.seat)
-                    self.say(
-                        f"{game.names[event.seat]} enters {event.points} in {event.box.label}; total {total}."
-                    )
-                elif isinstance(event, SecondKismet):
-                    self.announce_second_kismet(game, event)
-            if any(isinstance(event, Scored) for event in new):
+            told = session.computer_step()
+            self._after_action(session)
+            self.tell(told)
+            if any(isinstance(each.event, Scored) for each in told):
                 return
 
     def play_turn(self, session: Session) -> None:
-        game = session.game
         self._turn_heading(session)
-        if not game.dice:  # a resumed game may stop in the middle of a turn, dice on the table
-            session.roll()
-            self._after_action()
+        seat = session.game.current_player
+        assert seat is not None
+        if not session.game.dice:  # a resumed game may stop in the middle of a turn, dice on the table
+            session.roll(seat)
+            self._after_action(session)
         while True:
-            self.show_dice(game)
-            if game.rolls_left and self.keep_or_score(session):
+            self.show_dice(session.game)
+            if session.game.rolls_left and self.keep_or_score(session, seat):
                 continue
             break
-        self.choose_box(session)
+        self.choose_box(session, seat)
 
     def show_dice(self, game: Game) -> None:
         done = 3 - game.rolls_left
@@ -281,13 +260,11 @@ class PlainTable:
         for box, points in game.options().items():
             self.say(f"  {box.value:>2} {box.label:<22} {points:>3}")
 
-    def keep_or_score(self, session: Session) -> bool:
+    def keep_or_score(self, session: Session, seat: int) -> bool:
         """Ask what to keep and roll again (True), or go on to scoring (False)."""
-        game = session.game
         while True:
-            answer = self.ask(
-                f"Keep which dice? ({game.rolls_left} roll{'s' if game.rolls_left > 1 else ''} left) "
-            )
+            left = session.game.rolls_left
+            answer = self.ask(f"Keep which dice? ({narration.rolls_left(left)}) ")
             lowered = answer.lower()
             if lowered in ("s", "score"):
                 return False
@@ -295,39 +272,35 @@ class PlainTable:
                 self.say(KEEP_HINT)
                 continue
             if lowered in ("sheet", "sheets"):
-                self.show_sheets(game)
+                self.show_sheets(session.game)
                 continue
             if lowered in ("h", "hint", "advice"):
-                self.advise(session)
+                self.advise(session, seat)
                 continue
             hold = parse_positions(answer)
             if hold is None:
                 self.say(KEEP_HINT)
                 continue
             try:
-                session.set_hold(hold)
-                session.roll()
+                session.roll(seat, hold)
             except IllegalAction as error:
                 self.say(f"{error}. {KEEP_HINT}")
                 continue
-            self._after_action()
+            self._after_action(session)
             return True
 
-    def choose_box(self, session: Session) -> None:
-        game = session.game
-        seat = game.current_player
-        assert seat is not None
-        options = game.options()
+    def choose_box(self, session: Session, seat: int) -> None:
+        options = session.game.options()
         while True:
             answer = self.ask("Score in which box? ")
             if answer.lower() in ("?", "help"):
                 self.say(BOX_HINT)
                 continue
             if answer.lower() in ("sheet", "sheets"):
-                self.show_sheets(game)
+                self.show_sheets(session.game)
                 continue
             if answer.lower() in ("h", "hint", "advice"):
-                self.advise(session)
+                self.advise(session, seat)
                 continue
             try:
                 box = Box.parse(answer)
@@ -339,34 +312,25 @@ class PlainTable:
                 continue
             if options[box] == 0 and not self.confirm(f"{box.label} would score 0. Enter the zero? (y/n) "):
                 continue
-            before = len(game.history)
-            points = session.score(box)
-            self._after_action()
-            self.say(f"{game.names[seat]} enters {points} in {box.label}; total {game.total(seat)}.")
-            for event in game.history[before:]:
-                if isinstance(event, SecondKismet):
-                    self.announce_second_kismet(game, event)
+            told = session.act(seat, Score(box))
+            self._after_action(session)
+            self.tell(told)
             return
 
-    def advise(self, session: Session) -> None:
+    def advise(self, session: Session, seat: int) -> None:
         """The advisor's options, best first; the first advice of a game asks first."""
         if self._computer is None:
             self.say("Advice is not available.")
             return
-        if not session.assisted:
-            question = (
-                "Advice marks this game as assisted: it can no longer enter the Hall of Fame. "
-                "Ask anyway? (y/n) "
-            )
-            if not self.confirm(question):
-                return
-            session.mark_assisted()
-            self._after_action()
+        if not session.assisted and not self.confirm(f"{narration.ASK_ADVICE} (y/n) "):
+            return
         self.prepare_computer(True)
-        options = self._computer.advisor().game_options(session.game)
+        options = session.advise(seat, self._computer.advisor())
+        self._after_action(session)
+        dice = session.game.dice
         self.say("Advice, best first, with the expected final total:")
         for rank, option in enumerate(options[:ADVICE_SHOWN], 1):
-            self.say(f"  {rank}. {option.describe()}: {option.expected:.2f}")
+            self.say(f"  {rank}. {narration.option(option, dice)}: {option.expected:.2f}")
 
     def confirm(self, question: str) -> bool:
         while True:
@@ -377,20 +341,9 @@ class PlainTable:
                 return False
             self.say("Answer y or n.")
 
-    def announce_second_kismet(self, game: Game, event: SecondKismet) -> None:
-        name = game.names[event.seat]
-        self.say(f"SECOND KISMET! {name} rolled five of a kind with a Kismet already scored.")
-        if len(game.names) == 1:
-            return
-        for penalty in event.penalties:
-            self.say(f"  {game.names[penalty.seat]} loses a turn: 0 in {penalty.box.label}.")
-        self.say(f"The rest of the round is skipped; {name} leads from now on.")
-
     # --- saved games and the Hall of Fame --------------------------------------------
 
-    def choose_saved_game(
-        self, storage: Storage, rng: DiceSource | None
-    ) -> tuple[Session, GameKeeper] | None:
+    def choose_saved_game(self, storage: Storage, rng: DiceSource | None) -> Session | None:
         """List the unfinished games and let the person pick one; ``None`` for a new game."""
         listing = storage.games.unfinished()
         for broken in listing.unreadable:
@@ -408,36 +361,36 @@ class PlainTable:
             if answer.isdigit() and 1 <= int(answer) <= count:
                 chosen = listing.games[int(answer) - 1]
                 try:
-                    self.prepare_computer("hard" in seat_levels(chosen))
-                    return resume(storage, chosen.id, computer=self._computer_player, rng=rng)
+                    self.prepare_computer(Level.HARD in seat_levels(chosen))
+                    session = resume(storage, chosen.id, computer=self._computer_player, rng=rng)
                 except SavedGameError as error:
                     self.say(f"{error}. Pick another, or press Enter for a new game.")
                     continue
+                self.say(f"Resuming: {chosen.describe()}.")
+                return session
             self.say(f"Type a number from 1 to {count}, or press Enter for a new game.")
 
-    def enter_hall_of_fame(self, storage: Storage, session: Session) -> None:
-        """Ask each person whose total qualifies for a name, best total first, and enter it."""
+    def enter_hall_of_fame(self, session: Session) -> None:
+        """Ask each person whose total qualifies for a name, best total first, and enter it.
+
+        After each entry the others are checked again: whoever no longer qualifies is told so.
+        """
         if session.assisted:
-            self.say("The computer gave advice in this game, so it does not enter the Hall of Fame.")
+            self.say(narration.ASSISTED)
             return
         game = session.game
         try:
-            for seat in hall_candidates(session, storage):
-                total = game.total(seat)
-                name = self.ask_hall_name(game.names[seat], total)
-                entry = storage.hall.submit(
-                    name, total, players=len(game.names), computer=False, assisted=False
-                )
-                if entry is None:
-                    self.say(f"Meanwhile other games filled the Hall of Fame; {total} no longer makes it.")
-                else:
-                    self.say(f"{entry.name} enters the Hall of Fame at number {entry.rank} with {total}.")
-        except StorageError as error:
+            while prompts := session.hall_prompts():
+                seat = prompts[0]
+                name = self.ask_hall_name(game.names[seat], game.total(seat))
+                for line in session.answer_hall(seat, name).told:
+                    self.say(line)
+        except Unsaved as error:
             raise UserError(str(error)) from None
 
     def ask_hall_name(self, player: str, total: int) -> str:
         """A checked Hall of Fame name; Enter, or the end of input, takes the player's name."""
-        question = f"{player}, {total} enters the Hall of Fame! Name for the list (Enter for {player}): "
+        question = f"{narration.hall_question(player, total)} (Enter for {player}) "
         while True:
             try:
                 answer = self.ask(question)
@@ -460,14 +413,14 @@ class PlainTable:
     def show_end(self, session: Session) -> None:
         game = session.game
         self.say()
-        self.say("The game is over. Final sheets:")
+        self.say("Final sheets:")
         self.show_sheets(game)
         self.say(session.result())
         if self._computer is None:
             return
         # Judging every decision needs the solved table; solving it is left to an explicit ask.
         if self._computer.stored:
-            for line in proficiency(game, self._computer.advisor()).summary():
+            for line in narration.review(proficiency(game, self._computer.advisor())):
                 self.say(line)
         else:
             self.say("To see how well everyone played, run 'kismet solve' once (a few seconds).")

@@ -11,7 +11,7 @@ and no SQL of their own.
 from kismet_dice.session import narration
 from kismet_dice.session.keeping import Keeper, Policy, Stale, StoreKeeper, Unkept, Unsaved
 from kismet_dice.session.narration import Told
-from kismet_dice.session.seats import COMPUTER_PACE, LIMITS, MAX_SEATS, BadSetup, Limits, Seat, Setup, seat
+from kismet_dice.session.seats import COMPUTER_PACE, LIMITS, MAX_SEATS, BadSetup, Limits, Seat, Setup
 from kismet_dice.session.table import (
     BadName,
     HallOutcome,
@@ -46,6 +46,5 @@ __all__ = [
     "local_session",
     "narration",
     "resume",
-    "seat",
     "seat_levels",
 ]

@@ -32,6 +32,20 @@ class Seat:
     def is_computer(self) -> bool:
         return self.level is not None
 
+    @classmethod
+    def from_words(cls, name: str, level: str | None = None) -> Seat:
+        """A seat from words, the level checked: :class:`BadSetup` names the levels there are.
+
+        >>> Seat.from_words("Hal", "Hard")
+        Seat(name='Hal', level=<Level.HARD: 'hard'>)
+        """
+        if level is None or not level.strip():
+            return cls(name)
+        try:
+            return cls(name, Level.parse(level))
+        except ValueError as error:
+            raise BadSetup(str(error)) from None
+
     def describe(self) -> str:
         """The seat as a person reads it in a list of players.
 
@@ -39,20 +53,6 @@ class Seat:
         ('Hal (computer, hard)', 'Ann')
         """
         return f"{self.name} (computer, {self.level.value})" if self.level else self.name
-
-
-def seat(name: str, level: str | None = None) -> Seat:
-    """A seat from words, the level checked: ``IllegalAction`` names the levels there are.
-
-    >>> seat("Hal", "Hard")
-    Seat(name='Hal', level=<Level.HARD: 'hard'>)
-    """
-    if level is None or not level.strip():
-        return Seat(name)
-    try:
-        return Seat(name, Level.parse(level))
-    except ValueError as error:
-        raise BadSetup(str(error)) from None
 
 
 @dataclass(frozen=True)
@@ -86,7 +86,7 @@ class Setup:
         """A set-up written by :meth:`to_json`; anything else raises :class:`BadSetup`."""
         try:
             data = json.loads(text)
-            seats = tuple(seat(str(each["name"]), each["level"]) for each in data["seats"])
+            seats = tuple(Seat.from_words(str(each["name"]), each["level"]) for each in data["seats"])
             rules = HouseRules(zero_kismet_counts=bool(data["zero_kismet_counts"]))
         except (ValueError, TypeError, KeyError, AttributeError) as error:
             raise BadSetup(f"not a set-up: {error}") from None
