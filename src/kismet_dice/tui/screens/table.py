@@ -2,24 +2,23 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from collections.abc import Sequence
+from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, RichLog
 
-from kismet_dice.game import Rolled, RollOff, Scored, SecondKismet
-from kismet_dice.rules import Box, IllegalAction, describe
-from kismet_dice.session import COMPUTER_PACE, Session
-from kismet_dice.strategy import Option, hold_for
+from kismet_dice.game import Rolled, RollOff, Score, Scored, SecondKismet
+from kismet_dice.rules import Box, IllegalAction
+from kismet_dice.session import COMPUTER_PACE, Session, Told, Unsaved, narration
+from kismet_dice.strategy import Computer, Option, hold_for
 from kismet_dice.tui.screens.dialogs import ConfirmScreen, NoticeScreen, RollOffScreen, RulesScreen
-from kismet_dice.tui.screens.strategy import AdviceScreen
+from kismet_dice.tui.screens.strategy import AdviceScreen, PreparingScreen
 from kismet_dice.tui.widgets import BOX_OF_KEY, DiceTray, DieView, SheetView, Status
-
-if TYPE_CHECKING:
-    from kismet_dice.tui.app import KismetApp
 
 
 def _hold_bindings() -> list[Binding]:
@@ -32,7 +31,21 @@ def _box_bindings() -> list[Binding]:
 
 
 class TableScreen(Screen[None]):
-    """A game in progress. Everything shown is drawn from the session after every change."""
+    """A game in progress. Everything shown is drawn from the session after every change.
+
+    The dice a person means to hold are this screen's own until the roll, which carries them.
+    The screen tells the app that the game is over, or that the person leaves, by messages.
+    """
+
+    class GameOver(Message):
+        """The game has ended: the app shows the end and asks for Hall of Fame names."""
+
+        def __init__(self, session: Session) -> None:
+            super().__init__()
+            self.session = session
+
+    class Leave(Message):
+        """The person leaves the table (the game is saved)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         *_hold_bindings(),
@@ -44,11 +57,14 @@ class TableScreen(Screen[None]):
         Binding("q", "quit_game", "Quit"),
     ]
 
-    def __init__(self, session: Session, *, pace: float = COMPUTER_PACE) -> None:
+    def __init__(
+        self, session: Session, *, computer: Computer | None = None, pace: float = COMPUTER_PACE
+    ) -> None:
         super().__init__()
         self.session = session
+        self.computer = computer
         self.pace = pace
-        self._seen = 0  # how many history events the log has told
+        self.hold: frozenset[int] = frozenset()
         self._told_saving = False
 
     def compose(self) -> ComposeResult:
@@ -66,7 +82,7 @@ class TableScreen(Screen[None]):
         self.redraw()
         game = self.session.game
         fresh = not any(isinstance(event, (Rolled, Scored)) for event in game.history)
-        self._tell_new_events()
+        self._tell(self.session.story(), announce=False)
         if fresh and len(game.names) > 1:
             rounds = tuple(event.faces for event in game.history if isinstance(event, RollOff))
             self.app.push_screen(RollOffScreen(game.names, rounds, game.first_player))
@@ -85,7 +101,7 @@ class TableScreen(Screen[None]):
     def held(self) -> tuple[int, ...] | frozenset[int]:
         """The dice shown held: a person's choice, or what the computer kept at its last roll."""
         if not self.session.is_computer_turn:
-            return self.session.hold
+            return self.hold
         last = self.session.game.history[-1] if self.session.game.dice else None
         return last.hold if isinstance(last, Rolled) else ()
 
@@ -110,52 +126,24 @@ class TableScreen(Screen[None]):
     def _log(self, line: str) -> None:
         self.query_one(RichLog).write(line)
 
-    def _tell_new_events(self) -> None:
-        """Write what happened since last time to the log, and announce a second Kismet."""
-        game = self.session.game
-        history = game.history
-        for event in history[self._seen :]:
-            if isinstance(event, RollOff):
-                rolls = ", ".join(f"{game.names[seat]} {face}" for seat, face in event.faces)
-                if len(game.names) > 1:
-                    self._log(f"Roll-off: {rolls}.")
-            elif isinstance(event, Rolled):
-                kept = f" (kept {len(event.hold)})" if event.hold else ""
-                self._log(f"{game.names[event.seat]} rolls{kept}: {describe(event.dice)}")
-            elif isinstance(event, Scored):
-                self._log(f"{game.names[event.seat]}: {event.points} in {event.box.label}.")
-            elif isinstance(event, SecondKismet):
-                self._announce_second_kismet(event)
-        if self._seen == 0 and len(game.names) > 1:
-            self._log(f"{game.names[game.first_player]} begins.")
-        self._seen = len(history)
+    def _tell(self, told: Sequence[Told], *, announce: bool = True) -> None:
+        """Write what happened to the log, as every interface tells it; announce a second Kismet."""
+        for each in told:
+            self._log(each.text)
+            if announce and isinstance(each.event, SecondKismet):
+                self.app.push_screen(NoticeScreen("Second Kismet!", each.text.replace(". ", ".\n")))
 
-    def _announce_second_kismet(self, event: SecondKismet) -> None:
-        names = self.session.game.names
-        lines = [f"{names[event.seat]} rolled a second Kismet!"]
-        lines += [f"{names[p.seat]} loses a turn: 0 in {p.box.label}." for p in event.penalties]
-        if len(names) > 1:
-            lines.append(f"The rest of the round is skipped; {names[event.seat]} leads from now on.")
-        for line in lines:
-            self._log(line)
-        self.app.push_screen(NoticeScreen("Second Kismet!", "\n".join(lines)))
-
-    @property
-    def kismet(self) -> KismetApp:
-        from kismet_dice.tui.app import KismetApp
-
-        assert isinstance(self.app, KismetApp)
-        return self.app
-
-    def after_change(self) -> None:
+    def after_change(self, told: Sequence[Told]) -> None:
+        if any(isinstance(each.event, (Scored, RollOff)) for each in told) or not self.session.game.dice:
+            self.hold = frozenset()
         self.redraw()
-        self._tell_new_events()
-        keeper = self.kismet.keeper
-        if keeper is not None and keeper.problem is not None and not self._told_saving:
+        self._tell(told)
+        problem = self.session.keeper.problem
+        if problem is not None and not self._told_saving:
             self._told_saving = True
-            self.notify(keeper.problem, severity="error", timeout=10)
+            self.notify(problem, severity="error", timeout=10)
         if self.session.game.is_over:
-            self.app.call_later(self.kismet.game_over, self.session)
+            self.post_message(self.GameOver(self.session))
         else:
             self.schedule_computer()
 
@@ -171,8 +159,7 @@ class TableScreen(Screen[None]):
         if not self.session.is_computer_turn or self.app.screen is not self:
             # A notice is open: play resumes when it closes.
             return
-        self.session.computer_step()
-        self.after_change()
+        self.after_change(self.session.computer_step())
 
     def on_screen_resume(self) -> None:
         if self.is_mounted:
@@ -187,16 +174,25 @@ class TableScreen(Screen[None]):
             return False
         return True
 
-    def _refuse(self, error: IllegalAction) -> None:
-        self.notify(str(error).capitalize(), severity="warning", timeout=3)
+    def _refuse(self, error: Exception) -> None:
+        text = str(error)
+        self.notify(text[:1].upper() + text[1:], severity="warning", timeout=3)
+
+    def _seat(self) -> int:
+        seat = self.session.game.current_player
+        assert seat is not None
+        return seat
 
     def action_hold(self, position: int) -> None:
         if not self._person_may_act():
             return
-        try:
-            self.session.toggle_hold(position)
-        except IllegalAction as error:
-            self._refuse(error)
+        game = self.session.game
+        if not game.dice:
+            self._refuse(IllegalAction("roll first: nothing can be held before the turn's first roll"))
+        elif not game.rolls_left:
+            self._refuse(IllegalAction("no rolls are left: choose a box"))
+        else:
+            self.hold = self.hold ^ {position}
         self.redraw()
 
     def on_die_view_clicked(self, message: DieView.Clicked) -> None:
@@ -206,11 +202,11 @@ class TableScreen(Screen[None]):
         if not self._person_may_act():
             return
         try:
-            self.session.roll()
-        except IllegalAction as error:
+            told = self.session.roll(self._seat(), sorted(self.hold))
+        except (IllegalAction, Unsaved) as error:
             self._refuse(error)
             return
-        self.after_change()
+        self.after_change(told)
 
     def action_score(self, box_name: str) -> None:
         box = Box[box_name]
@@ -233,11 +229,11 @@ class TableScreen(Screen[None]):
 
     def _enter(self, box: Box) -> None:
         try:
-            self.session.score(box)
-        except IllegalAction as error:
+            told = self.session.act(self._seat(), Score(box))
+        except (IllegalAction, Unsaved) as error:
             self._refuse(error)
             return
-        self.after_change()
+        self.after_change(told)
 
     def action_score_highlighted(self) -> None:
         box = self.query_one(SheetView).box_at_cursor()
@@ -256,24 +252,35 @@ class TableScreen(Screen[None]):
                 IllegalAction("roll first: before the first roll, rolling all five is the only move")
             )
             return
+        if self.computer is None:
+            self.notify("The computer is not available.", severity="error")
+            return
         if self.session.assisted:
             self._advise()
             return
-        question = "Advice marks this game as assisted: it can no longer enter the Hall of Fame. Ask anyway?"
-        self.app.push_screen(ConfirmScreen(question), lambda yes: self._advise(mark=True) if yes else None)
+        self.app.push_screen(ConfirmScreen(narration.ASK_ADVICE), lambda yes: self._advise() if yes else None)
 
-    def _advise(self, mark: bool = False) -> None:
-        if mark:
-            self.session.mark_assisted()
-            self.redraw()
+    def _advise(self) -> None:
+        computer = self.computer
+        assert computer is not None
+        if computer.ready:
+            self._show_advice()
+            return
         reason = "Advice comes from the best move of every position."
-        self.kismet.when_computer_ready(reason, self._show_advice)
+        self.app.push_screen(
+            PreparingScreen(computer, reason), lambda ready: self._show_advice() if ready else None
+        )
 
     def _show_advice(self) -> None:
-        computer = self.kismet.computer
+        computer = self.computer
         assert computer is not None
-        options = computer.advisor().game_options(self.session.game)
-        self.app.push_screen(AdviceScreen(options), self._follow_advice)
+        try:
+            options = self.session.advise(self._seat(), computer.advisor())
+        except (IllegalAction, Unsaved) as error:
+            self._refuse(error)
+            return
+        self.redraw()
+        self.app.push_screen(AdviceScreen(options, self.session.game.dice), self._follow_advice)
 
     def _follow_advice(self, option: Option | None) -> None:
         if option is None:
@@ -281,17 +288,19 @@ class TableScreen(Screen[None]):
         if option.box is not None:
             self.action_score(option.box.name)
             return
-        self.session.set_hold(hold_for(self.session.game.dice, option.keep or ()))
+        self.hold = frozenset(hold_for(self.session.game.dice, option.keep or ()))
         self.action_roll()
 
     def action_rules(self) -> None:
         self.app.push_screen(RulesScreen())
 
     def action_quit_game(self) -> None:
-        saved = self.kismet.keeper is not None and self.kismet.keeper.saved_id is not None
+        saved = self.session.version > 0 and self.session.keeper.problem is None
         question = "Leave the table? " + (
             "The game is saved: resume it when you start Kismet again."
             if saved
             else "Nothing has been rolled yet, so there is nothing to resume."
         )
-        self.app.push_screen(ConfirmScreen(question), lambda yes: self.app.exit() if yes else None)
+        self.app.push_screen(
+            ConfirmScreen(question), lambda yes: self.post_message(self.Leave()) if yes else None
+        )
