@@ -243,7 +243,11 @@ class GameKeeper:
             if self.saved is None:
                 self.saved = self.storage.games.start(game, levels=levels, assisted=assisted)
             else:
-                self.saved = self.storage.games.save(self.saved.id, game, assisted=assisted)
+                # Each save names the version the last one returned: a game written meanwhile by
+                # another process is refused (VersionConflict), not overwritten.
+                self.saved = self.storage.games.save(
+                    self.saved.id, game, version=self.saved.version, assisted=assisted
+                )
         except (StorageError, SavedGameError) as error:
             self.problem = f"{error}; the game goes on but is no longer saved"
 

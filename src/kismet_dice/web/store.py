@@ -2,7 +2,7 @@
 
 The game itself is a saved game (the engine's record, as every interface keeps it); the table
 adds its public id, a digest of each seat token (never the token itself, so the database cannot
-be used to take a seat) and which seats the Hall of Fame prompt has already been through. A
+be used to take a seat); the saved game keeps which seats the Hall of Fame prompt has been through. A
 computer seat has no token: its digest is empty, which no token's digest matches. Each computer
 seat's level and the assisted mark are the saved game's, as for every interface.
 """
@@ -10,7 +10,7 @@ seat's level and the assisted mark are the saved game's, as for every interface.
 from __future__ import annotations
 
 import hashlib
-import json
+import logging
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -19,6 +19,8 @@ from pathlib import Path
 from kismet_dice.game import DiceSource, Game, RecordError
 from kismet_dice.session import Session, hall_candidates, seat_levels
 from kismet_dice.storage import HallEntry, SavedGameError, Storage, StorageError
+
+logger = logging.getLogger(__name__)
 
 
 class StoreError(Exception):
@@ -46,132 +48,129 @@ class StoredTable:
     levels: tuple[str | None, ...]
 
 
-def _strings(text: object) -> tuple[str, ...]:
-    value = json.loads(str(text))
-    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
-        raise ValueError(f"not a list of strings: {text!r}")
-    return tuple(value)
-
-
-def _seats(text: object) -> tuple[int, ...]:
-    value = json.loads(str(text))
-    if not isinstance(value, list) or not all(type(item) is int for item in value):
-        raise ValueError(f"not a list of seats: {text!r}")
-    return tuple(value)
-
-
 class WebTables:
     """The web tables and the Hall of Fame in the storage at ``home`` (default: the user's data).
 
     The storage serves one thread per connection, so each thread that asks opens its own;
-    the server's event loop is one thread, and tests may use others.
+    the server's event loop is one thread, and tests may use others. Errors after start-up
+    carry the storage's public words only: they reach clients, who must not learn the path.
     """
 
     def __init__(self, home: Path | None = None) -> None:
         self._home = home
         self._local = threading.local()
-        self._storage()  # fail now, not at the first request, if the place cannot be used
+        # The version of each table's saved game as last read or written here: every save names it.
+        self._versions: dict[str, int] = {}
+        try:
+            # Fail now, not at the first request, if the place cannot be used or written; the
+            # person starting the server is told the path.
+            self._open().check_writable()
+        except StorageError as error:
+            raise StoreError(str(error)) from None
 
     @property
     def path(self) -> Path:
         return self._storage().path
 
-    def _storage(self) -> Storage:
+    def _open(self) -> Storage:
         storage: Storage | None = getattr(self._local, "storage", None)
         if storage is None:
-            try:
-                storage = Storage.open(self._home)
-            except StorageError as error:
-                raise StoreError(str(error)) from None
+            storage = Storage.open(self._home)
             self._local.storage = storage
         return storage
+
+    def _storage(self) -> Storage:
+        try:
+            return self._open()
+        except StorageError as error:
+            raise _public(error) from None
 
     def create(
         self, table_id: str, game: Game, seat_digests: Sequence[str], levels: Sequence[str | None]
     ) -> None:
-        storage = self._storage()
         try:
-            saved = storage.games.start(game, levels=levels)
-            try:
-                storage.database.write(
-                    lambda connection: connection.execute(
-                        "INSERT INTO web_table (id, saved_game, seat_digests) VALUES (?, ?, ?)",
-                        (table_id, saved.id, json.dumps(list(seat_digests))),
-                    )
-                )
-            except BaseException:
-                storage.games.discard(saved.id)
-                raise
+            saved = self._storage().tables.create(table_id, game, seat_digests, levels)
         except StorageError as error:
-            raise StoreError(str(error)) from None
-
-    def _row(self, table_id: str) -> tuple[int, str, str] | None:
-        rows = self._storage().database.read(
-            "SELECT saved_game, seat_digests, hall_asked FROM web_table WHERE id = ?", (table_id,)
-        )
-        return (int(rows[0][0]), str(rows[0][1]), str(rows[0][2])) if rows else None
+            raise _public(error) from None
+        self._versions[table_id] = saved.version
 
     def save(self, table_id: str, game: Game, *, assisted: bool = False) -> None:
         """Save the game; ``assisted=True`` marks it assisted for good."""
         try:
-            row = self._row(table_id)
-            if row is None:
+            storage = self._storage()
+            found = storage.tables.find(table_id)
+            version = self._versions.get(table_id)
+            if found is None or version is None:
                 raise StoreError(f"there is no game {table_id!r} to save")
-            self._storage().games.save(row[0], game, assisted=assisted)
-        except (StorageError, SavedGameError) as error:
+            saved = storage.games.save(found[0], game, version=version, assisted=assisted)
+        except SavedGameError as error:
             raise StoreError(str(error)) from None
+        except StorageError as error:
+            raise _public(error) from None
+        self._versions[table_id] = saved.version
 
     def load(self, table_id: str, rng: DiceSource) -> StoredTable | None:
         try:
-            row = self._row(table_id)
-            if row is None:
+            storage = self._storage()
+            found = storage.tables.find(table_id)
+            if found is None:
                 return None
-            saved_id, digests, asked = row
+            saved_id, digests = found
             # A finished game is no longer offered for resuming, but its table still shows it.
-            saved, game = self._storage().games.load(saved_id, rng, finished=True)
+            saved, game = storage.games.load(saved_id, rng, finished=True)
             levels = tuple(seat_levels(saved))
-            return StoredTable(game, _strings(digests), _seats(asked), saved.assisted, levels)
-        except (StorageError, SavedGameError, RecordError, ValueError) as error:
+        except (SavedGameError, RecordError, ValueError) as error:
             raise StoreError(f"game {table_id} cannot be loaded: {error}") from None
-
-    def mark_asked(self, table_id: str, seats: Sequence[int]) -> None:
-        """Record that these seats have been through the Hall of Fame prompt."""
-        try:
-            self._storage().database.write(
-                lambda connection: connection.execute(
-                    "UPDATE web_table SET hall_asked = ? WHERE id = ?", (json.dumps(sorted(seats)), table_id)
-                )
-            )
         except StorageError as error:
+            raise _public(error) from None
+        self._versions[table_id] = saved.version
+        return StoredTable(game, digests, saved.hall_asked, saved.assisted, levels)
+
+    def answer_hall(
+        self, table_id: str, seat: int, name: str | None, total: int, players: int
+    ) -> HallEntry | None:
+        """Enter a human's total under ``name`` (``None`` declines) and mark the seat asked, in one write.
+
+        A refused name raises ``ValueError`` with words for the person, and nothing is written.
+        """
+        try:
+            storage = self._storage()
+            found = storage.tables.find(table_id)
+            version = self._versions.get(table_id)
+            if found is None or version is None:
+                raise StoreError(f"there is no game {table_id!r}")
+            answer = storage.games.answer_hall(
+                found[0], seat, name, version=version, total=total, players=players
+            )
+        except SavedGameError as error:
             raise StoreError(str(error)) from None
+        except StorageError as error:
+            raise _public(error) from None
+        self._versions[table_id] = answer.version
+        return answer.entry
 
     def unfinished(self) -> tuple[str, ...]:
         """The ids of the tables whose game is not over, so their computers can play on."""
         try:
-            rows = self._storage().database.read(
-                "SELECT web_table.id FROM web_table JOIN saved_game ON saved_game.id = web_table.saved_game "
-                "WHERE saved_game.finished IS NULL ORDER BY saved_game.saved"
-            )
+            return self._storage().tables.unfinished()
         except StorageError as error:
-            raise StoreError(str(error)) from None
-        return tuple(str(row[0]) for row in rows)
+            raise _public(error) from None
 
     def hall_entries(self) -> tuple[HallEntry, ...]:
         try:
             return self._storage().hall.entries()
         except StorageError as error:
-            raise StoreError(str(error)) from None
+            raise _public(error) from None
 
     def hall_candidates(self, session: Session) -> tuple[int, ...]:
         """The seats whose totals qualify for the Hall of Fame: never a computer's, none if assisted."""
         try:
             return hall_candidates(session, self._storage())
         except StorageError as error:
-            raise StoreError(str(error)) from None
+            raise _public(error) from None
 
-    def enter_hall(self, name: str, total: int, players: int) -> HallEntry | None:
-        """Enter a human's total; refused names raise ``ValueError`` with words for the person."""
-        try:
-            return self._storage().hall.submit(name, total, players=players, computer=False, assisted=False)
-        except StorageError as error:
-            raise StoreError(str(error)) from None
+
+def _public(error: StorageError) -> StoreError:
+    """The error in words for a client; the full message, with the path, goes to the server's log."""
+    logger.warning("storage: %s", error)
+    return StoreError(error.public)

@@ -270,15 +270,15 @@ class Tables:
                 if not table.game.is_over
                 else f"{table.game.names[seat]} has no Hall of Fame entry to make"
             )
-        entry = None
         try:
-            if name is not None:
-                try:
-                    entry = self._store.enter_hall(name, table.game.total(seat), len(table.game.names))
-                except ValueError as error:
-                    raise InvalidName(str(error)) from None
-            self._store.mark_asked(table.id, sorted(table.hall_asked | {seat}))
+            # The entry and the seat's "asked" mark are one write: a retry never enters it twice.
+            entry = self._store.answer_hall(
+                table.id, seat, name, table.game.total(seat), len(table.game.names)
+            )
+        except ValueError as error:
+            raise InvalidName(str(error)) from None
         except StoreError as error:
+            self._open.pop(table.id, None)  # reload what is kept next time
             raise StorageUnavailable(str(error)) from None
         table.hall_asked = table.hall_asked | {seat}
         table.hall_seats = self._hall_seats(table)
