@@ -56,7 +56,7 @@ def test_an_older_file_is_upgraded_and_keeps_its_hall_of_fame(home: Path) -> Non
         assert storage.games.unfinished().games == ()
         assert storage.settings.get("setup") is None
     check = sqlite3.connect(path)
-    assert schema_version(check) == SCHEMA_VERSION == 4
+    assert schema_version(check) == SCHEMA_VERSION == 5
     check.close()
 
 
