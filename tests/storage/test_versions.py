@@ -219,7 +219,9 @@ def test_a_web_table_is_its_saved_game_and_its_digests_written_together(storage:
     assert storage.database.read("SELECT COUNT(*) FROM saved_game") == [(1,)]
 
 
-def test_web_tables_whose_game_is_over_are_not_unfinished_and_the_oldest_comes_first(storage: Storage) -> None:
+def test_web_tables_whose_game_is_over_are_not_unfinished_and_the_oldest_comes_first(
+    storage: Storage,
+) -> None:
     older = storage.tables.create("older", new_game(13, ("Ann",)), ["a"], [None])
     storage.tables.create("newer", new_game(14, ("Bob",)), ["b"], [None])
     storage.tables.create("over", finished_game(15, ("Cy",)), ["c"], [None])
