@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import random
 import sqlite3
 from pathlib import Path
 
 import platformdirs
 import pytest
 
+from kismet_dice.game import Game
 from kismet_dice.storage import SCHEMA_VERSION, Storage, StorageError, data_directory, database_path
 from kismet_dice.storage.database import migrate, schema_version
+from tests.storage.gameplay import take_turn_step
 
 
 def test_kismet_home_decides_where_the_file_is(home: Path) -> None:
@@ -56,7 +59,7 @@ def test_an_older_file_is_upgraded_and_keeps_its_hall_of_fame(home: Path) -> Non
         assert storage.games.unfinished().games == ()
         assert storage.settings.get("setup") is None
     check = sqlite3.connect(path)
-    assert schema_version(check) == SCHEMA_VERSION == 4
+    assert schema_version(check) == SCHEMA_VERSION == 5
     check.close()
 
 
@@ -156,3 +159,99 @@ def test_a_directory_where_the_file_should_be_is_an_error(home: Path) -> None:
     assert str(home / "kismet.sqlite3") in str(caught.value)
     assert (home / "kismet.sqlite3").is_dir()
     assert _corrupt_files(home) == []
+
+
+def test_a_version_4_file_gets_versions_owners_hall_marks_and_levels(home: Path) -> None:
+    home.mkdir()
+    path = home / "kismet.sqlite3"
+    old = sqlite3.connect(path, isolation_level=None)
+    migrate(old, path, target=4)  # the file as version 4 left it, by the shipped migrations
+    playing = Game(["Ann", "Bot"], rng=random.Random(1))
+    for _ in range(4):
+        take_turn_step(playing)
+    over = Game(["Cy", "Di"], rng=random.Random(2))
+    while not over.is_over:
+        take_turn_step(over)
+    when = "2024-05-01T14:03:00+00:00"
+    rows = [
+        # A terminal game with a computer seat saved before levels were kept.
+        (1, playing.to_json(), "[false, true]", None),
+        # A finished web game, one seat already through the Hall of Fame prompt.
+        (2, over.to_json(), "[false, false]", when),
+        # An unfinished web game, and a row whose flags never parsed (it stays as it was).
+        (3, Game(["Ed"], rng=random.Random(3)).to_json(), "[false]", None),
+        (4, Game(["Flo"], rng=random.Random(4)).to_json(), "[true, {oops", None),
+    ]
+    for game_id, record, computer, finished in rows:
+        old.execute(
+            "INSERT INTO saved_game (id, record, computer, assisted, started, saved, finished) "
+            "VALUES (?, ?, ?, 0, ?, ?, ?)",
+            (game_id, record, computer, when, when, finished),
+        )
+    old.execute("INSERT INTO web_table VALUES ('over-table', 2, '[\"d-cy\", \"d-di\"]', '[1]')")
+    old.execute("INSERT INTO web_table (id, saved_game, seat_digests) VALUES ('ed-table', 3, '[\"d-ed\"]')")
+    old.close()
+
+    with Storage.open() as storage:
+        [terminal] = storage.games.unfinished().games
+        assert (terminal.id, terminal.owner, terminal.version) == (1, None, 0)
+        assert terminal.levels == (None, "hard") and terminal.hall_asked == ()
+        web, _ = storage.games.load(2, finished=True)
+        assert (web.owner, web.hall_asked, web.version, web.levels) == ("web", (1,), 0, (None, None))
+        assert storage.games.load(3)[0].owner == "web"
+        assert storage.tables.find("over-table") == (2, ("d-cy", "d-di"))
+        assert storage.tables.unfinished() == ("ed-table",)
+        flags = dict(storage.database.read("SELECT id, computer FROM saved_game"))
+        assert flags == {1: '[false, "hard"]', 2: "[false, false]", 3: "[false]", 4: "[true, {oops"}
+        # The migrated file takes versioned writes at once.
+        take_turn_step(playing)
+        assert storage.games.save(1, playing, version=0).version == 1
+    check = sqlite3.connect(path)
+    assert schema_version(check) == 5
+    check.close()
+
+
+def test_storage_errors_keep_the_path_for_the_person_and_tell_clients_none(
+    home: Path, tmp_path: Path
+) -> None:
+    errors: list[StorageError] = []
+    with Storage.open():
+        pass
+    raw = sqlite3.connect(home / "kismet.sqlite3")
+    raw.execute("UPDATE schema_version SET version = 99")
+    raw.commit()
+    raw.close()
+    with pytest.raises(StorageError) as newer:
+        Storage.open()
+    errors.append(newer.value)
+    blocker = tmp_path / "a-file"
+    blocker.write_text("in the way")
+    with pytest.raises(StorageError) as not_a_directory:
+        Storage.open(blocker)
+    errors.append(not_a_directory.value)
+    (tmp_path / "dir" / "kismet.sqlite3").mkdir(parents=True)
+    with pytest.raises(StorageError) as cannot_open:
+        Storage.open(tmp_path / "dir")
+    errors.append(cannot_open.value)
+
+    with Storage.open(tmp_path / "fine") as storage:
+        storage.hall.submit("Ann", 10, players=1, computer=False, assisted=False)
+        storage.database.write(lambda connection: connection.execute("UPDATE hall_of_fame SET date = 'soon'"))
+        with pytest.raises(StorageError) as bad_date:
+            storage.hall.entries()
+        errors.append(bad_date.value)
+        with pytest.raises(StorageError) as failed_write:
+            storage.database.write(lambda connection: connection.execute("INSERT INTO nowhere VALUES (1)"))
+        errors.append(failed_write.value)
+
+    for error in errors:
+        assert str(tmp_path) in str(error)  # the person at this machine is told where
+        assert error.public and "/" not in error.public
+        assert "sqlite" not in error.public.lower() and "no such table" not in error.public
+    assert [error.public for error in errors] == [
+        "the game store was written by a newer kismet-dice",
+        "the game store's directory cannot be created",
+        "the game store cannot be used right now",
+        "the Hall of Fame holds an entry that cannot be read",
+        "the game store cannot be used right now",
+    ]

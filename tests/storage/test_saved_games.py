@@ -31,7 +31,7 @@ def test_a_game_saved_after_each_action_loads_as_it_was(storage: Storage) -> Non
     saved = storage.games.start(game)
     for _ in range(11):  # ends in the middle of a turn, with dice on the table
         take_turn_step(game)
-        saved = storage.games.save(saved.id, game)
+        saved = storage.games.save(saved.id, game, version=saved.version)
     assert game.dice
     summary, loaded = storage.games.load(saved.id, rng=random.Random(1))
     assert loaded.to_json() == game.to_json()
@@ -59,41 +59,38 @@ def test_a_finished_game_is_marked_and_no_longer_offered(storage: Storage) -> No
     saved = storage.games.start(game)
     while not game.is_over:
         take_turn_step(game)
-        saved = storage.games.save(saved.id, game)
+        saved = storage.games.save(saved.id, game, version=saved.version)
     assert saved.current_player is None
     assert storage.games.unfinished().games == ()
     with pytest.raises(SavedGameError, match="over"):
         storage.games.load(saved.id)
     with pytest.raises(SavedGameError, match="over"):
-        storage.games.save(saved.id, game)
+        storage.games.save(saved.id, game, version=saved.version)
 
 
 def test_computer_seats_and_the_assisted_mark_are_kept(storage: Storage) -> None:
     game = new_game()
-    saved = storage.games.start(game, computer=[False, True])
+    saved = storage.games.start(game, levels=[None, "medium"])
     assert saved.humans == (0,)
     assert not saved.assisted
     take_turn_step(game)
-    assert storage.games.save(saved.id, game, assisted=True).assisted
+    saved = storage.games.save(saved.id, game, version=saved.version, assisted=True)
+    assert saved.assisted
     take_turn_step(game)
     # Saving without the flag does not take the mark away.
-    assert storage.games.save(saved.id, game).assisted
+    assert storage.games.save(saved.id, game, version=saved.version).assisted
     summary, _ = storage.games.load(saved.id)
     assert (summary.computer, summary.assisted) == ((False, True), True)
 
-    other = storage.games.start(new_game(4, ("Cy",)))
-    storage.games.mark_assisted(other.id)
-    assert storage.games.load(other.id)[0].assisted
-
 
 def test_flags_and_players_must_match_the_game(storage: Storage) -> None:
-    with pytest.raises(ValueError, match="computer flags"):
-        storage.games.start(new_game(), computer=[True])
+    with pytest.raises(ValueError, match="levels"):
+        storage.games.start(new_game(), levels=["hard"])
     saved = storage.games.start(new_game())
     with pytest.raises(SavedGameError, match="other players"):
-        storage.games.save(saved.id, new_game(5, ("Ann", "Zed")))
+        storage.games.save(saved.id, new_game(5, ("Ann", "Zed")), version=0)
     with pytest.raises(SavedGameError, match="no saved game"):
-        storage.games.save(saved.id + 100, new_game())
+        storage.games.save(saved.id + 100, new_game(), version=0)
     assert storage.games.discard(saved.id)
     assert not storage.games.discard(saved.id)
 
@@ -104,7 +101,7 @@ def test_a_record_that_fails_to_replay_is_reported_skipped_and_kept(storage: Sto
     bad = storage.games.start(game)
     for _ in range(3):  # roll, roll, score
         take_turn_step(game)
-    storage.games.save(bad.id, game)
+    storage.games.save(bad.id, game, version=bad.version)
     record = json.loads(game.to_json())
     record["actions"][-1]["points"] += 1  # claims a point the dice never scored
     tampered = json.dumps(record)
@@ -149,7 +146,7 @@ def test_a_write_interrupted_half_way_leaves_the_last_complete_action(storage: S
     saved = storage.games.start(game)
     for _ in range(4):
         take_turn_step(game)
-        storage.games.save(saved.id, game)
+        saved = storage.games.save(saved.id, game, version=saved.version)
     before = game.to_json()
 
     def half_a_save(connection: sqlite3.Connection) -> None:
@@ -176,7 +173,7 @@ game = Game(["Ann", "Bob"], rng=random.Random(11))
 saved = storage.games.start(game)
 for _ in range(5):
     take_turn_step(game)
-    storage.games.save(saved.id, game)
+    saved = storage.games.save(saved.id, game, version=saved.version)
 
 def hang(connection):
     # Large enough to spill pages into the WAL file before the commit that never comes.
@@ -202,7 +199,7 @@ for number in range(1000):
     saved = storage.games.start(game)
     while not game.is_over:
         take_turn_step(game)
-        storage.games.save(saved.id, game)
+        saved = storage.games.save(saved.id, game, version=saved.version)
         saves += 1
         print(saves, flush=True)
 """
@@ -277,22 +274,18 @@ def test_computer_levels_are_kept_for_resuming(storage: Storage) -> None:
     saved = storage.games.start(game, levels=[None, "hard"])
     assert saved.computer == (False, True) and saved.levels == (None, "hard")
     game.roll()
-    storage.games.save(saved.id, game)
+    storage.games.save(saved.id, game, version=saved.version)
     loaded, _ = storage.games.load(saved.id)
     assert loaded.levels == (None, "hard") and loaded.humans == (0,)
 
 
-def test_a_computer_seat_saved_without_its_level_loads_with_none(storage: Storage) -> None:
+def test_levels_name_a_level_for_every_seat(storage: Storage) -> None:
     game = Game(["Ann", "Bot"], rng=random.Random(3))
-    saved = storage.games.start(game, computer=[False, True])
-    loaded, _ = storage.games.load(saved.id)
-    assert loaded.computer == (False, True) and loaded.levels == (None, None)
-
-
-def test_levels_and_flags_must_agree(storage: Storage) -> None:
-    game = Game(["Ann", "Bot"], rng=random.Random(3))
-    with pytest.raises(ValueError, match="disagree"):
-        storage.games.start(game, computer=[False, False], levels=[None, "easy"])
+    with pytest.raises(ValueError, match="levels"):
+        storage.games.start(game, levels=[None, ""])
+    with pytest.raises(ValueError, match="levels"):
+        storage.games.start(game, levels=[None, True])  # type: ignore[list-item]
+    assert storage.games.unfinished().games == ()
 
 
 def test_settings_keep_the_last_value(storage: Storage) -> None:

@@ -10,7 +10,7 @@ user data directory for "kismet-dice" when ``KISMET_HOME`` is not set.
 ...     game = Game(["Ann"], rng=ScriptedDice([3, 6, 6, 6, 6, 6]))
 ...     saved = storage.games.start(game)
 ...     _ = game.roll()
-...     saved = storage.games.save(saved.id, game)
+...     saved = storage.games.save(saved.id, game, version=saved.version)
 ...     [summary.describe() for summary in storage.games.unfinished().games]
 ...     storage.hall.submit("Ann", 80, players=1, computer=False, assisted=False).rank
 ['Ann has 0; round 1, Ann to play']
@@ -31,10 +31,24 @@ from kismet_dice.storage.database import (
     data_directory,
     database_path,
 )
-from kismet_dice.storage.errors import NotEligible, SavedGameError, StorageError
+from kismet_dice.storage.errors import (
+    DEFAULT_PUBLIC,
+    NotEligible,
+    SavedGameError,
+    StorageError,
+    VersionConflict,
+)
 from kismet_dice.storage.hall import HALL_SIZE, HallEntry, HallOfFame, qualifies
-from kismet_dice.storage.saved_games import SavedGame, SavedGames, UnfinishedGames, UnreadableGame
+from kismet_dice.storage.saved_games import (
+    WEB_OWNER,
+    HallAnswer,
+    SavedGame,
+    SavedGames,
+    UnfinishedGames,
+    UnreadableGame,
+)
 from kismet_dice.storage.settings import Settings
+from kismet_dice.storage.tables import WebTables
 
 
 class Storage:
@@ -49,6 +63,7 @@ class Storage:
         self.hall = HallOfFame(database)
         self.games = SavedGames(database)
         self.settings = Settings(database)
+        self.tables = WebTables(database)
 
     @classmethod
     def open(cls, home: Path | str | None = None) -> Storage:
@@ -58,6 +73,14 @@ class Storage:
         """
         path = database_path() if home is None else Path(home) / FILE_NAME
         return cls(Database.open(path))
+
+    def check_writable(self) -> None:
+        """Make a real write that changes nothing, so a file that cannot be written is found at once.
+
+        Raises :class:`StorageError` (read-only, in words) when it fails: an existing file on a
+        read-only disk opens and reads fine, and would otherwise fail only at the first save.
+        """
+        self.database.check_writable()
 
     @property
     def path(self) -> Path:
@@ -80,11 +103,14 @@ class Storage:
 
 __all__ = [
     "APP_NAME",
+    "DEFAULT_PUBLIC",
     "FILE_NAME",
     "HALL_SIZE",
     "HOME_VARIABLE",
     "SCHEMA_VERSION",
+    "WEB_OWNER",
     "Database",
+    "HallAnswer",
     "HallEntry",
     "HallOfFame",
     "MovedAside",
@@ -97,6 +123,8 @@ __all__ = [
     "StorageError",
     "UnfinishedGames",
     "UnreadableGame",
+    "VersionConflict",
+    "WebTables",
     "data_directory",
     "database_path",
     "qualifies",

@@ -8,6 +8,7 @@ for each other (busy timeout, then a retry loop), so "database is locked" never 
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 import time
@@ -28,9 +29,33 @@ FILE_NAME = "kismet.sqlite3"
 # How long one operation waits for other processes' writes before giving up.
 BUSY_SECONDS = 30.0
 
+
+def _levels_for_legacy_flags(connection: sqlite3.Connection) -> None:
+    """Migration 5: a computer seat saved before levels were kept (``true``) plays at the best level.
+
+    JSON is rewritten in Python: SQL has no portable way to edit a JSON list. A row whose flags
+    do not parse is left as it is, to be reported as unreadable when listed, as before.
+    """
+    rows = connection.execute("SELECT id, computer FROM saved_game WHERE computer LIKE '%true%'").fetchall()
+    for game_id, text in rows:
+        try:
+            flags = json.loads(text)
+        except ValueError:
+            continue
+        if not isinstance(flags, list):
+            continue
+        levels = ["hard" if flag is True else flag for flag in flags]
+        connection.execute("UPDATE saved_game SET computer = ? WHERE id = ?", (json.dumps(levels), game_id))
+
+
+# One step of a migration: an SQL statement, or a function run on the connection in the same
+# transaction, for what SQL cannot say portably.
+Step = str | Callable[[sqlite3.Connection], None]
+
 # Migration N brings a file from schema version N-1 to N. Never edit one that has shipped:
-# add the next. The version lives in the table ``schema_version`` (one row).
-MIGRATIONS: tuple[tuple[str, ...], ...] = (
+# add the next. The version lives in the table ``schema_version`` (one row). New statements
+# keep to SQL that PostgreSQL runs too.
+MIGRATIONS: tuple[tuple[Step, ...], ...] = (
     # 1: the Hall of Fame. The id orders arrivals, so a tie ranks below the entry already there.
     (
         """CREATE TABLE hall_of_fame (
@@ -66,6 +91,20 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             hall_asked TEXT NOT NULL DEFAULT '[]'
         )""",
     ),
+    # 5: every saved game carries a version (one more at each write, so a save based on an old
+    # read is refused), its owner (NULL: this machine's players; 'web': the web server) and the
+    # seats already through the Hall of Fame prompt, so an entry and its mark are one write.
+    # web_table keeps the public id and the seat digests; its hall_asked is no longer used.
+    (
+        "ALTER TABLE saved_game ADD COLUMN version INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE saved_game ADD COLUMN owner TEXT",
+        "ALTER TABLE saved_game ADD COLUMN hall_asked TEXT NOT NULL DEFAULT '[]'",
+        """UPDATE saved_game SET owner = 'web', hall_asked = (
+                SELECT web_table.hall_asked FROM web_table WHERE web_table.saved_game = saved_game.id
+            ) WHERE id IN (SELECT web_table.saved_game FROM web_table)""",
+        "CREATE INDEX saved_game_owner_unfinished ON saved_game (owner, finished, saved)",
+        _levels_for_legacy_flags,
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -74,6 +113,9 @@ T = TypeVar("T")
 # Primary SQLite result codes (the low byte of an extended code).
 _BUSY_CODES = {5, 6}  # SQLITE_BUSY, SQLITE_LOCKED
 _DAMAGED_CODES = {11, 26}  # SQLITE_CORRUPT, SQLITE_NOTADB
+_READONLY = 8  # SQLITE_READONLY
+_CANTOPEN = 14  # SQLITE_CANTOPEN
+_FULL = 13  # SQLITE_FULL
 
 
 def data_directory(environ: Mapping[str, str] | None = None) -> Path:
@@ -172,7 +214,10 @@ class Database:
                 return cls(_connect(path), path, moved)
             except _Damaged as damage:
                 moved = _move_aside(path, str(damage)) or moved
-        raise StorageError(f"{path} keeps turning out damaged; leaving it alone")
+        raise StorageError(
+            f"{path} keeps turning out damaged; leaving it alone",
+            public="the game store keeps turning out damaged",
+        )
 
     def close(self) -> None:
         self._connection.close()
@@ -196,6 +241,14 @@ class Database:
         with self._reporting():
             return _patiently(lambda: _transaction(self._connection, work))
 
+    def check_writable(self) -> None:
+        """Make a real write that changes nothing; :class:`StorageError` if the file cannot be written.
+
+        A file on a read-only disk (or a read-only file) opens and reads fine: without this,
+        the first sign would be the first save failing, in the middle of a game.
+        """
+        self.write(lambda connection: connection.execute("UPDATE schema_version SET version = version"))
+
     @contextmanager
     def _reporting(self) -> Iterator[None]:
         try:
@@ -218,20 +271,50 @@ def _transaction(connection: sqlite3.Connection, work: Callable[[sqlite3.Connect
 
 def _storage_error(path: Path, error: sqlite3.Error) -> StorageError:
     if _is_damaged(error):
-        return StorageError(f"{path} is damaged ({error}); it will be moved aside at the next start")
+        return StorageError(
+            f"{path} is damaged ({error}); it will be moved aside at the next start",
+            public="the game store is damaged; it will be set aside when the program next starts",
+        )
     if _is_busy(error):
-        return StorageError(f"{path} stayed busy with another kismet for {BUSY_SECONDS:.0f} seconds")
+        return StorageError(
+            f"{path} stayed busy with another kismet for {BUSY_SECONDS:.0f} seconds",
+            public="the game store is busy; try again in a moment",
+        )
+    if _is_read_only(path, error):
+        return StorageError(
+            f"{path} is read-only: games and the Hall of Fame cannot be saved there ({error})",
+            public="the game store is read-only",
+        )
+    if _primary_code(error) == _FULL:
+        return StorageError(f"cannot use {path}: {error}", public="the disk holding the game store is full")
     return StorageError(f"cannot use {path}: {error}")
+
+
+def _is_read_only(path: Path, error: sqlite3.Error) -> bool:
+    """Whether the file, or the directory its journal must be made in, cannot be written."""
+    code = _primary_code(error)
+    if code == _READONLY:
+        return True
+    # A WAL file cannot be opened at all on a read-only disk unless its companions are there.
+    return (
+        code == _CANTOPEN
+        and path.exists()
+        and not (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK))
+    )
 
 
 def _make_directory(directory: Path) -> None:
     try:
         directory.mkdir(parents=True, exist_ok=True)
     except FileExistsError:
-        raise StorageError(f"cannot keep data in {directory}: it is a file, not a directory") from None
+        raise StorageError(
+            f"cannot keep data in {directory}: it is a file, not a directory",
+            public="the game store's directory cannot be created",
+        ) from None
     except OSError as error:
         raise StorageError(
-            f"cannot create the data directory {directory}: {error.strerror or error}"
+            f"cannot create the data directory {directory}: {error.strerror or error}",
+            public="the game store's directory cannot be created",
         ) from None
 
 
@@ -288,7 +371,8 @@ def migrate(connection: sqlite3.Connection, path: Path, target: int = SCHEMA_VER
     if version > SCHEMA_VERSION:
         raise StorageError(
             f"{path} was written by a newer kismet-dice (schema {version}, this one knows "
-            f"{SCHEMA_VERSION}); update kismet-dice to use it"
+            f"{SCHEMA_VERSION}); update kismet-dice to use it",
+            public="the game store was written by a newer kismet-dice",
         )
     if version >= target:
         return
@@ -302,8 +386,11 @@ def migrate(connection: sqlite3.Connection, path: Path, target: int = SCHEMA_VER
             connection.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
             connection.execute("INSERT INTO schema_version (version) VALUES (0)")
         for number in range(version + 1, target + 1):
-            for statement in MIGRATIONS[number - 1]:
-                connection.execute(statement)
+            for step in MIGRATIONS[number - 1]:
+                if isinstance(step, str):
+                    connection.execute(step)
+                else:
+                    step(connection)
             connection.execute("UPDATE schema_version SET version = ?", (number,))
 
     _patiently(lambda: _transaction(connection, upgrade))
@@ -326,7 +413,9 @@ def _move_aside(path: Path, reason: str) -> MovedAside | None:
         return None
     except OSError as error:
         raise StorageError(
-            f"{path} is not a usable database ({reason}) and cannot be moved aside: {error.strerror or error}"
+            f"{path} is not a usable database ({reason}) and cannot be moved aside: "
+            f"{error.strerror or error}",
+            public="the game store is damaged and cannot be set aside",
         ) from None
     # A stale WAL left beside a new database would be replayed into it: move it along.
     for suffix in ("-wal", "-shm"):
@@ -336,5 +425,8 @@ def _move_aside(path: Path, reason: str) -> MovedAside | None:
         except FileNotFoundError:
             pass
         except OSError as error:
-            raise StorageError(f"cannot move {companion} aside: {error.strerror or error}") from None
+            raise StorageError(
+                f"cannot move {companion} aside: {error.strerror or error}",
+                public="the game store is damaged and cannot be set aside",
+            ) from None
     return MovedAside(path, target, reason)

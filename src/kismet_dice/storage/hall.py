@@ -59,6 +59,66 @@ def qualifies(total: int, totals: Iterable[int]) -> bool:
     return len(best) < HALL_SIZE or total > best[-1]
 
 
+@dataclass(frozen=True)
+class Candidate:
+    """A checked total waiting to enter: made before any write, so a refusal changes nothing."""
+
+    name: str
+    total: int
+    players: int
+    date: datetime
+
+    @classmethod
+    def checked(
+        cls,
+        name: str,
+        total: int,
+        *,
+        players: int,
+        computer: bool,
+        assisted: bool,
+        when: datetime | None = None,
+    ) -> Candidate:
+        """The candidate, or :class:`NotEligible`, ``IllegalAction`` (a bad name) or ``ValueError``."""
+        if computer:
+            raise NotEligible("computer players do not enter the Hall of Fame")
+        if assisted:
+            raise NotEligible("a game played with the computer's advice does not enter the Hall of Fame")
+        checked = check_name(name)
+        if isinstance(total, bool) or not isinstance(total, int) or total < 0:
+            raise ValueError(f"a game total is a whole number from 0, not {total!r}")
+        if isinstance(players, bool) or not isinstance(players, int) or players < 1:
+            raise ValueError(f"a game has at least one player, not {players!r}")
+        date = (when or datetime.now(UTC)).astimezone(UTC).replace(microsecond=0)
+        return cls(checked, total, players, date)
+
+    def enter(self, connection: sqlite3.Connection) -> HallEntry | None:
+        """Enter the total if it still qualifies, inside the caller's write transaction.
+
+        Whoever calls it inside a larger write (such as marking the seat asked) keeps the entry
+        and the rest together: both are kept, or neither.
+        """
+        rows = connection.execute(_TOP, (HALL_SIZE,)).fetchall()
+        if not qualifies(self.total, (row[2] for row in rows)):
+            return None
+        cursor = connection.execute(
+            "INSERT INTO hall_of_fame (name, total, date, players) VALUES (?, ?, ?, ?)",
+            (self.name, self.total, self.date.isoformat(), self.players),
+        )
+        new_id = cursor.lastrowid
+        # Keep the list at ten: whatever falls off the bottom is gone.
+        connection.execute(
+            "DELETE FROM hall_of_fame WHERE id NOT IN (SELECT id FROM hall_of_fame "
+            "ORDER BY total DESC, id ASC LIMIT ?)",
+            (HALL_SIZE,),
+        )
+        # Every entry already there is older, so it ranks above on a tie.
+        (above,) = connection.execute(
+            "SELECT COUNT(*) FROM hall_of_fame WHERE total >= ? AND id != ?", (self.total, new_id)
+        ).fetchone()
+        return HallEntry(int(above) + 1, self.name, self.total, self.date, self.players)
+
+
 class HallOfFame:
     """The Hall of Fame kept in a :class:`Database`."""
 
@@ -91,39 +151,10 @@ class HallOfFame:
         ``IllegalAction`` (a ``ValueError``) with a message for the person. Qualifying is decided
         again under the write lock, so ten entries stay the ten best however many games end at once.
         """
-        if computer:
-            raise NotEligible("computer players do not enter the Hall of Fame")
-        if assisted:
-            raise NotEligible("a game played with the computer's advice does not enter the Hall of Fame")
-        checked = check_name(name)
-        if isinstance(total, bool) or not isinstance(total, int) or total < 0:
-            raise ValueError(f"a game total is a whole number from 0, not {total!r}")
-        if isinstance(players, bool) or not isinstance(players, int) or players < 1:
-            raise ValueError(f"a game has at least one player, not {players!r}")
-        date = (when or datetime.now(UTC)).astimezone(UTC).replace(microsecond=0)
-
-        def enter(connection: sqlite3.Connection) -> HallEntry | None:
-            rows = connection.execute(_TOP, (HALL_SIZE,)).fetchall()
-            if not qualifies(total, (row[2] for row in rows)):
-                return None
-            cursor = connection.execute(
-                "INSERT INTO hall_of_fame (name, total, date, players) VALUES (?, ?, ?, ?)",
-                (checked, total, date.isoformat(), players),
-            )
-            new_id = cursor.lastrowid
-            # Keep the list at ten: whatever falls off the bottom is gone.
-            connection.execute(
-                "DELETE FROM hall_of_fame WHERE id NOT IN (SELECT id FROM hall_of_fame "
-                "ORDER BY total DESC, id ASC LIMIT ?)",
-                (HALL_SIZE,),
-            )
-            # Every entry already there is older, so it ranks above on a tie.
-            (above,) = connection.execute(
-                "SELECT COUNT(*) FROM hall_of_fame WHERE total >= ? AND id != ?", (total, new_id)
-            ).fetchone()
-            return HallEntry(int(above) + 1, checked, total, date, players)
-
-        return self._database.write(enter)
+        candidate = Candidate.checked(
+            name, total, players=players, computer=computer, assisted=assisted, when=when
+        )
+        return self._database.write(candidate.enter)
 
     def clear(self) -> int:
         """Empty the list; returns how many entries were removed."""
@@ -139,7 +170,8 @@ class HallOfFame:
             when = datetime.fromisoformat(str(date))
         except ValueError:
             raise StorageError(
-                f"the Hall of Fame in {self._database.path} holds a bad date {date!r}"
+                f"the Hall of Fame in {self._database.path} holds a bad date {date!r}",
+                public="the Hall of Fame holds an entry that cannot be read",
             ) from None
         if when.tzinfo is None:
             when = when.replace(tzinfo=UTC)

@@ -3,22 +3,31 @@
 A game is saved whole each time in one transaction, so what loads is always the game as of
 its last complete action. When a saved game ends it is marked finished and no longer offered.
 Loading replays the record through the rules; a record that fails is reported, never loaded.
-Besides the record a saved game carries what the engine does not know: which seats are
-computer players, and whether anyone asked the computer for advice ("assisted"); both keep
-a game out of the Hall of Fame.
+Besides the record a saved game carries what the engine does not know: each seat's computer
+level (a person has none), whether anyone asked the computer for advice ("assisted"; both keep
+a game out of the Hall of Fame), who keeps it (``owner``: ``None`` for this machine's own
+players, ``"web"`` for the web server), and the seats already through the Hall of Fame prompt.
+
+Every write of a game adds one to its ``version``, and every write names the version it was
+based on: a write based on an older read is refused with :class:`VersionConflict` and changes
+nothing, so two processes on one file never silently undo each other's actions.
 """
 
 from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from kismet_dice.game import DiceSource, Game, RecordError
 from kismet_dice.storage.database import Database
-from kismet_dice.storage.errors import SavedGameError
+from kismet_dice.storage.errors import NotEligible, SavedGameError, VersionConflict
+from kismet_dice.storage.hall import Candidate, HallEntry
+
+# The owner of a game played at the web server; a game of this machine's players has none.
+WEB_OWNER = "web"
 
 
 @dataclass(frozen=True)
@@ -26,8 +35,9 @@ class SavedGame:
     """What a person needs to pick an unfinished game to resume, and what the Hall of Fame needs.
 
     ``computer[seat]`` is true for a computer player, and ``levels[seat]`` is its level
-    (``None`` for a person, and for a computer player saved before levels were kept);
-    ``current_player`` is ``None`` once over.
+    (``None`` for a person); ``current_player`` is ``None`` once over. ``version`` is the one
+    to name in the next write; ``owner`` is ``None`` for this machine's own players;
+    ``hall_asked`` holds the seats already through the Hall of Fame prompt.
     """
 
     id: int
@@ -39,7 +49,10 @@ class SavedGame:
     round: int
     current_player: int | None
     totals: tuple[int, ...]
-    levels: tuple[str | None, ...] = ()
+    levels: tuple[str | None, ...]
+    version: int
+    owner: str | None
+    hall_asked: tuple[int, ...]
 
     @property
     def humans(self) -> tuple[int, ...]:
@@ -50,7 +63,9 @@ class SavedGame:
         """One line for a list of games to resume.
 
         >>> when = datetime(2024, 5, 1, 14, 3, tzinfo=UTC)
-        >>> SavedGame(7, ("Ann", "Bob"), (False, True), False, when, when, 4, 1, (120, 98)).describe()
+        >>> seats = dict(names=("Ann", "Bob"), computer=(False, True), levels=(None, "easy"))
+        >>> SavedGame(7, **seats, assisted=False, started=when, saved=when, round=4, current_player=1,
+        ...           totals=(120, 98), version=3, owner=None, hall_asked=()).describe()
         'Ann has 120, Bob (computer) has 98; round 4, Bob to play'
         """
         players = ", ".join(
@@ -59,6 +74,19 @@ class SavedGame:
         )
         turn = "over" if self.current_player is None else f"{self.names[self.current_player]} to play"
         return f"{players}; round {self.round}, {turn}"
+
+
+@dataclass(frozen=True)
+class HallAnswer:
+    """What answering the Hall of Fame prompt for one seat did.
+
+    ``entry`` is the new Hall of Fame line (``None`` when the seat declined or no longer
+    qualifies); ``version`` is the saved game's new version and ``hall_asked`` its seats asked.
+    """
+
+    entry: HallEntry | None
+    version: int
+    hall_asked: tuple[int, ...]
 
 
 @dataclass(frozen=True)
@@ -77,7 +105,7 @@ class UnfinishedGames:
     unreadable: tuple[UnreadableGame, ...]
 
 
-_COLUMNS = "id, record, computer, assisted, started, saved, finished"
+_COLUMNS = "id, record, computer, assisted, started, saved, finished, version, owner, hall_asked"
 
 
 def _now() -> datetime:
@@ -94,75 +122,124 @@ class SavedGames:
         self,
         game: Game,
         *,
-        computer: Sequence[bool] | None = None,
         levels: Sequence[str | None] | None = None,
         assisted: bool = False,
+        owner: str | None = None,
     ) -> SavedGame:
-        """Save a game for the first time.
+        """Save a game for the first time; it is at version 0.
 
-        ``computer`` flags each seat (default: all human); or ``levels`` gives each seat's
-        computer level, ``None`` for a person, so a resumed game plays on as it began.
+        ``levels`` gives each seat's computer level, ``None`` for a person (default: all people),
+        so a resumed game plays on as it began. ``owner`` is ``None`` for this machine's players.
         """
-        flags = _check_flags(game, computer, levels)
-        record = game.to_json()
-        now = _now()
+        return self._database.write(starter(game, levels, assisted=assisted, owner=owner))
 
-        def insert(connection: sqlite3.Connection) -> int:
-            cursor = connection.execute(
-                "INSERT INTO saved_game (record, computer, assisted, started, saved, finished) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                (record, json.dumps(flags), int(assisted), now.isoformat(), now.isoformat(), _finished(game)),
-            )
-            assert cursor.lastrowid is not None
-            return cursor.lastrowid
+    def version(self, game_id: int) -> int:
+        """The version of saved game ``game_id`` now; :class:`SavedGameError` if there is none."""
+        rows = self._database.read("SELECT version FROM saved_game WHERE id = ?", (game_id,))
+        if not rows:
+            raise SavedGameError(f"there is no saved game {game_id}")
+        return int(rows[0][0])
 
-        game_id = self._database.write(insert)
-        return _summary(game_id, game, flags, assisted, now, now)
-
-    def save(self, game_id: int, game: Game, *, assisted: bool = False) -> SavedGame:
+    def save(self, game_id: int, game: Game, *, version: int, assisted: bool = False) -> SavedGame:
         """Save ``game`` over saved game ``game_id``, marking it finished once the game is over.
 
-        ``assisted=True`` marks the game assisted for good; ``False`` leaves the mark as it was.
-        Raises :class:`SavedGameError` if there is no such game or its players differ.
+        ``version`` is the version the caller read (from the :class:`SavedGame` it last got);
+        if the game was written since, :class:`VersionConflict` is raised and nothing changes.
+        The saved game returned carries the new version. ``assisted=True`` marks the game
+        assisted for good; ``False`` leaves the mark as it was. Raises :class:`SavedGameError`
+        if there is no such game, it is over, or its players differ.
         """
+        _check_version(version)
         record = game.to_json()
         now = _now()
 
         def update(connection: sqlite3.Connection) -> SavedGame:
-            row = connection.execute(f"SELECT {_COLUMNS} FROM saved_game WHERE id = ?", (game_id,)).fetchone()
-            if row is None:
-                raise SavedGameError(f"there is no saved game {game_id}")
-            flags = _stored_flags(row[2])
+            row = _stored(connection, game_id, version)
             if row[6] is not None:
                 raise SavedGameError(f"saved game {game_id} is already over")
+            flags = _stored_flags(row[2])
             if len(flags) != len(game.names) or _players(row[1]) != list(game.names):
                 raise SavedGameError(f"saved game {game_id} has other players")
             marked = bool(row[3]) or assisted
-            connection.execute(
-                "UPDATE saved_game SET record = ?, assisted = ?, saved = ?, finished = ? WHERE id = ?",
-                (record, int(marked), now.isoformat(), _finished(game), game_id),
+            _bump(
+                connection,
+                game_id,
+                version,
+                "record = ?, assisted = ?, saved = ?, finished = ?",
+                (record, int(marked), now.isoformat(), _finished(game)),
             )
-            return _summary(game_id, game, flags, marked, datetime.fromisoformat(row[4]), now)
+            return _summary(
+                game_id,
+                game,
+                flags,
+                marked,
+                datetime.fromisoformat(str(row[4])),
+                now,
+                version=version + 1,
+                owner=row[8],
+                hall_asked=_stored_seats(row[9]),
+            )
 
         return self._database.write(update)
 
-    def mark_assisted(self, game_id: int) -> None:
-        """Record that someone in the game asked the computer for advice (this cannot be undone)."""
-        self._database.write(
-            lambda connection: (
-                connection.execute("UPDATE saved_game SET assisted = 1 WHERE id = ?", (game_id,)).rowcount
-            )
+    def answer_hall(
+        self, game_id: int, seat: int, name: str | None, *, version: int, total: int, players: int
+    ) -> HallAnswer:
+        """Answer the Hall of Fame prompt for ``seat`` of a finished game, in one transaction.
+
+        ``name`` enters ``total`` (for a game of ``players``) if it still qualifies; ``None``
+        declines. Either way the seat is marked asked and the version goes up by one. A bad
+        name raises ``IllegalAction`` before anything is written; a computer seat or an assisted
+        game raises :class:`NotEligible`; a seat already asked, or a game not over, raises
+        :class:`SavedGameError`; a stale ``version`` raises :class:`VersionConflict`. Whatever
+        fails, nothing is kept: never an entry without its mark, so a retry enters it once.
+        """
+        _check_version(version)
+        candidate = (
+            None
+            if name is None
+            else Candidate.checked(name, total, players=players, computer=False, assisted=False)
         )
+
+        def answer(connection: sqlite3.Connection) -> HallAnswer:
+            row = _stored(connection, game_id, version)
+            asked = _unasked(row, game_id, [seat])
+            entry = None
+            if candidate is not None:
+                if _stored_flags(row[2])[seat] is not False:
+                    raise NotEligible("computer players do not enter the Hall of Fame")
+                if row[3]:
+                    raise NotEligible(
+                        "a game played with the computer's advice does not enter the Hall of Fame"
+                    )
+                entry = candidate.enter(connection)
+            return HallAnswer(entry, *_mark_asked(connection, game_id, version, asked))
+
+        return self._database.write(answer)
+
+    def mark_hall_asked(self, game_id: int, seats: Iterable[int], *, version: int) -> int:
+        """Mark ``seats`` of a finished game as through the Hall of Fame prompt; the new version.
+
+        For seats told they no longer qualify. The same rules as :meth:`answer_hall`: a stale
+        ``version`` or a seat already asked changes nothing and raises.
+        """
+        _check_version(version)
+        chosen = list(seats)
+
+        def mark(connection: sqlite3.Connection) -> int:
+            row = _stored(connection, game_id, version)
+            return _mark_asked(connection, game_id, version, _unasked(row, game_id, chosen))[0]
+
+        return self._database.write(mark)
 
     def unfinished(self) -> UnfinishedGames:
         """The unfinished games of this computer's own players, each replayed through the rules.
 
-        Games at a web table are left out: they belong to the server, which saves them from
-        its own copy, so resuming one elsewhere would be overwritten.
+        Games with an owner (the web server's) are left out: the owner saves them from its own
+        copy, so resuming one elsewhere would be refused at its next save.
         """
         rows = self._database.read(
-            f"SELECT {_COLUMNS} FROM saved_game WHERE finished IS NULL "
-            "AND NOT EXISTS (SELECT 1 FROM web_table WHERE web_table.saved_game = saved_game.id) "
+            f"SELECT {_COLUMNS} FROM saved_game WHERE finished IS NULL AND owner IS NULL "
             "ORDER BY saved DESC, id DESC"
         )
         games: list[SavedGame] = []
@@ -200,6 +277,91 @@ class SavedGames:
         )
 
 
+def starter(
+    game: Game, levels: Sequence[str | None] | None, *, assisted: bool, owner: str | None
+) -> Callable[[sqlite3.Connection], SavedGame]:
+    """The insert of a new saved game, to run inside a write; the arguments are checked now."""
+    flags = _check_levels(game, levels)
+    if owner is not None and (not isinstance(owner, str) or not owner):
+        raise ValueError(f"an owner is a non-empty name or None, not {owner!r}")
+    record = game.to_json()
+    now = _now()
+
+    def insert(connection: sqlite3.Connection) -> SavedGame:
+        cursor = connection.execute(
+            "INSERT INTO saved_game (record, computer, assisted, started, saved, finished, version, owner) "
+            "VALUES (?, ?, ?, ?, ?, ?, 0, ?)",
+            (
+                record,
+                json.dumps(flags),
+                int(assisted),
+                now.isoformat(),
+                now.isoformat(),
+                _finished(game),
+                owner,
+            ),
+        )
+        assert cursor.lastrowid is not None
+        return _summary(
+            cursor.lastrowid, game, flags, assisted, now, now, version=0, owner=owner, hall_asked=()
+        )
+
+    return insert
+
+
+def _check_version(version: int) -> None:
+    if isinstance(version, bool) or not isinstance(version, int) or version < 0:
+        raise ValueError(f"a saved game's version is a whole number from 0, not {version!r}")
+
+
+def _stored(connection: sqlite3.Connection, game_id: int, version: int) -> tuple[object, ...]:
+    """The game's row, read under the write lock, if it is still at ``version``."""
+    row = connection.execute(f"SELECT {_COLUMNS} FROM saved_game WHERE id = ?", (game_id,)).fetchone()
+    if row is None:
+        raise SavedGameError(f"there is no saved game {game_id}")
+    if row[7] != version:
+        raise VersionConflict(f"saved game {game_id} has changed since it was read")
+    return tuple(row)
+
+
+def _bump(
+    connection: sqlite3.Connection, game_id: int, version: int, assignments: str, values: Sequence[object]
+) -> None:
+    """Write the changes and the next version, only over the version that was read.
+
+    ``BEGIN IMMEDIATE`` already keeps others out between the read and this write; the version in
+    the WHERE clause keeps the rule on a database that takes weaker locks.
+    """
+    cursor = connection.execute(
+        f"UPDATE saved_game SET {assignments}, version = ? WHERE id = ? AND version = ?",
+        (*values, version + 1, game_id, version),
+    )
+    if cursor.rowcount != 1:
+        raise VersionConflict(f"saved game {game_id} has changed since it was read")
+
+
+def _unasked(row: tuple[object, ...], game_id: int, seats: Sequence[int]) -> set[int]:
+    """The seats asked so far, once ``seats`` are checked as seats of the finished game not yet asked."""
+    if row[6] is None:
+        raise SavedGameError(f"saved game {game_id} is not over: no one is asked for the Hall of Fame yet")
+    count = len(_stored_flags(row[2]))
+    asked = set(_stored_seats(row[9]))
+    for seat in seats:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < count:
+            raise SavedGameError(f"saved game {game_id} has no seat {seat!r}")
+        if seat in asked:
+            raise SavedGameError(f"seat {seat} of saved game {game_id} has already answered the Hall of Fame")
+    return asked | set(seats)
+
+
+def _mark_asked(
+    connection: sqlite3.Connection, game_id: int, version: int, asked: set[int]
+) -> tuple[int, tuple[int, ...]]:
+    seats = tuple(sorted(asked))
+    _bump(connection, game_id, version, "hall_asked = ?", (json.dumps(list(seats)),))
+    return version + 1, seats
+
+
 def _finished(game: Game) -> str | None:
     return _now().isoformat() if game.is_over else None
 
@@ -212,23 +374,21 @@ def _players(record: object) -> object:
     return parsed.get("players") if isinstance(parsed, dict) else None
 
 
-# Each seat is stored as false (a person), a level name (a computer player), or true (a
-# computer player saved before levels were kept).
+# Each seat is stored as false (a person) or a level name (a computer player). Files from before
+# levels were kept said true; migration 5 rewrote those, and one met anyway plays at the best level.
 Flag = bool | str
+LEGACY_LEVEL = "hard"
 
 
-def _check_flags(
-    game: Game, computer: Sequence[bool] | None, levels: Sequence[str | None] | None = None
-) -> list[Flag]:
-    if levels is not None:
-        if computer is not None and list(computer) != [level is not None for level in levels]:
-            raise ValueError("computer flags and levels disagree")
-        flags: list[Flag] = [False if level is None else level for level in levels]
-    else:
-        flags = [False] * len(game.names) if computer is None else list(computer)
-    if len(flags) != len(game.names) or not all(_is_flag(flag) for flag in flags):
-        raise ValueError(f"computer flags one seat each with True or False: {len(game.names)} of them")
-    return flags
+def _check_levels(game: Game, levels: Sequence[str | None] | None) -> list[Flag]:
+    chosen = [None] * len(game.names) if levels is None else list(levels)
+    if len(chosen) != len(game.names) or not all(
+        level is None or (isinstance(level, str) and level) for level in chosen
+    ):
+        raise ValueError(
+            f"levels name each seat's computer level, or None for a person: {len(game.names)} of them"
+        )
+    return [False if level is None else level for level in chosen]
 
 
 def _is_flag(flag: object) -> bool:
@@ -241,14 +401,25 @@ def _stored_flags(text: object) -> list[Flag]:
     except ValueError:
         flags = None
     if not isinstance(flags, list) or not all(_is_flag(flag) for flag in flags):
-        raise SavedGameError(f"its computer-player flags are not a list of true/false: {text!r}")
-    return flags
+        raise SavedGameError(f"its computer levels are not a list of false or level names: {text!r}")
+    return [LEGACY_LEVEL if flag is True else flag for flag in flags]
+
+
+def _stored_seats(text: object) -> tuple[int, ...]:
+    try:
+        seats = json.loads(str(text))
+    except ValueError:
+        seats = None
+    if not isinstance(seats, list) or not all(type(seat) is int for seat in seats):
+        raise SavedGameError(f"its seats asked for the Hall of Fame are not a list of seats: {text!r}")
+    return tuple(seats)
 
 
 def _load(row: tuple[object, ...], rng: DiceSource | None = None) -> tuple[SavedGame, Game]:
-    game_id, record, computer, assisted, started, saved, finished = row
+    game_id, record, computer, assisted, started, saved, finished, version, owner, hall_asked = row
     try:
         flags = _stored_flags(computer)
+        asked = _stored_seats(hall_asked)
         game = Game.from_json(str(record), rng=rng)
         if len(flags) != len(game.names):
             raise SavedGameError(f"it flags {len(flags)} seats for {len(game.names)} players")
@@ -259,12 +430,31 @@ def _load(row: tuple[object, ...], rng: DiceSource | None = None) -> tuple[Saved
         when_saved = datetime.fromisoformat(str(saved))
     except (RecordError, SavedGameError, ValueError) as error:
         raise SavedGameError(f"saved game {game_id} cannot be loaded: {error}") from None
-    summary = _summary(int(str(game_id)), game, flags, bool(assisted), when_started, when_saved)
+    summary = _summary(
+        int(str(game_id)),
+        game,
+        flags,
+        bool(assisted),
+        when_started,
+        when_saved,
+        version=int(str(version)),
+        owner=None if owner is None else str(owner),
+        hall_asked=asked,
+    )
     return summary, game
 
 
 def _summary(
-    game_id: int, game: Game, flags: Sequence[Flag], assisted: bool, started: datetime, saved: datetime
+    game_id: int,
+    game: Game,
+    flags: Sequence[Flag],
+    assisted: bool,
+    started: datetime,
+    saved: datetime,
+    *,
+    version: int,
+    owner: object,
+    hall_asked: tuple[int, ...],
 ) -> SavedGame:
     return SavedGame(
         id=game_id,
@@ -277,4 +467,7 @@ def _summary(
         round=game.round,
         current_player=game.current_player,
         totals=tuple(game.total(seat) for seat in range(len(game.names))),
+        version=version,
+        owner=None if owner is None else str(owner),
+        hall_asked=hall_asked,
     )
