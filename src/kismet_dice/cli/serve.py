@@ -38,16 +38,18 @@ def run_serve(options: argparse.Namespace) -> int:
     # Imported here so the other commands start without loading the web stack.
     import uvicorn
 
+    from kismet_dice.storage import Storage, StorageError
     from kismet_dice.web import create_app
-    from kismet_dice.web.app import DEFAULT_PACE
     from kismet_dice.web.limits import MAX_MESSAGE_CHARACTERS
-    from kismet_dice.web.store import StoreError
 
     try:
-        # The same storage as every interface: games and the Hall of Fame are shared.
-        app = create_app(pace=DEFAULT_PACE if options.pace is None else options.pace)
-    except StoreError as error:
+        # The same store as every interface: games and the Hall of Fame are shared. A store that
+        # cannot be written stops the server here, with one line, rather than failing every move.
+        with Storage.open() as storage:
+            storage.check_writable()
+    except StorageError as error:
         raise UserError(str(error)) from None
+    app = create_app(pace=COMPUTER_PACE if options.pace is None else options.pace)
     print(f"Kismet is served at http://{options.host}:{options.port}/ (Ctrl+C stops it)", flush=True)
     # A UTF-8 character takes at most four bytes; larger frames are refused by the server itself.
     uvicorn.run(app, host=options.host, port=options.port, ws_max_size=4 * MAX_MESSAGE_CHARACTERS)

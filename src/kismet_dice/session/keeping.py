@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Protocol
 
 from kismet_dice.game import Game
@@ -182,18 +183,20 @@ class StoreKeeper:
             raise Stale(str(error)) from None
         except (StorageError, SavedGameError) as error:
             raise Unsaved(_public(error) if self.policy is Policy.REFUSE else str(error)) from None
-        self.saved = answer.saved
+        self.saved = replace(self.saved, version=answer.version, hall_asked=answer.hall_asked)
         return answer.entry
 
     def mark_hall_asked(self, seats: Sequence[int]) -> None:
         if self.saved is None or self._problem is not None:
             return
         try:
-            self.saved = self.storage.games.mark_hall_asked(self.saved.id, seats, version=self.saved.version)
+            version = self.storage.games.mark_hall_asked(self.saved.id, seats, version=self.saved.version)
         except VersionConflict as error:
             raise Stale(str(error)) from None
         except (StorageError, SavedGameError) as error:
             raise Unsaved(_public(error) if self.policy is Policy.REFUSE else str(error)) from None
+        asked = tuple(sorted({*self.saved.hall_asked, *seats}))
+        self.saved = replace(self.saved, version=version, hall_asked=asked)
 
 
 def _public(error: Exception) -> str:

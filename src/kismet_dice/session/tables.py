@@ -26,10 +26,10 @@ from kismet_dice.session.keeping import Policy, Stale, StoreKeeper, Unsaved
 from kismet_dice.session.narration import Told
 from kismet_dice.session.seats import Seat, Setup
 from kismet_dice.session.table import HallOutcome, Players, Session, seat_levels
-from kismet_dice.storage import HallEntry, SavedGameError, Storage, StorageError
+from kismet_dice.storage import WEB_OWNER, HallEntry, SavedGameError, Storage, StorageError
 from kismet_dice.strategy import Advisor, Option
 
-OWNER = "web"
+OWNER = WEB_OWNER
 """The owner the store records for the server's games (left out of local resume lists)."""
 
 RETRIES = 3

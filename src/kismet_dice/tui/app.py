@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from textual.app import App
 
@@ -10,15 +10,16 @@ from kismet_dice.game import DiceSource
 from kismet_dice.rules import IllegalAction
 from kismet_dice.session import (
     COMPUTER_PACE,
-    GameKeeper,
     Session,
     Setup,
-    hall_candidates,
+    Unsaved,
+    local_session,
+    narration,
     resume,
     seat_levels,
 )
-from kismet_dice.storage import NotEligible, SavedGameError, Storage, StorageError
-from kismet_dice.strategy import Computer, ComputerPlayer
+from kismet_dice.storage import SavedGameError, Storage
+from kismet_dice.strategy import Computer, ComputerPlayer, Level
 from kismet_dice.tui.screens.dialogs import NameScreen
 from kismet_dice.tui.screens.end import EndScreen
 from kismet_dice.tui.screens.hall import HallScreen
@@ -53,7 +54,6 @@ class KismetApp(App[None]):
         self.computer = computer
         self.rng = rng
         self.pace = pace
-        self.keeper: GameKeeper | None = None
 
     def on_mount(self) -> None:
         if self.storage.moved_aside is not None:
@@ -96,10 +96,8 @@ class KismetApp(App[None]):
         else:
             self.push_screen(PreparingScreen(self.computer, reason), lambda ready: then() if ready else None)
 
-    def _needs_table(self, levels: list[str | None]) -> bool:
-        return self.computer is not None and any(
-            level is not None and self.computer.needs_table(level) for level in levels
-        )
+    def _needs_table(self, levels: Sequence[Level | None]) -> bool:
+        return self.computer is not None and any(level is not None and level.needs_table for level in levels)
 
     def on_start_screen_start(self, message: StartScreen.Start) -> None:
         self.storage.settings.put(SETUP_KEY, message.setup.to_json())
@@ -110,11 +108,8 @@ class KismetApp(App[None]):
             self.start(message.setup)
 
     def start(self, setup: Setup) -> None:
-        self.keeper = GameKeeper(self.storage)
         try:
-            session = Session.new(
-                setup, computer=self._computer_player, rng=self.rng, after_action=self.keeper
-            )
+            session = local_session(self.storage, setup, computer=self._computer_player, rng=self.rng)
         except IllegalAction as error:
             self.notify(str(error), severity="error")
             return
@@ -130,54 +125,57 @@ class KismetApp(App[None]):
 
     def resume(self, saved_id: int) -> None:
         try:
-            session, self.keeper = resume(
-                self.storage, saved_id, computer=self._computer_player, rng=self.rng
-            )
+            session = resume(self.storage, saved_id, computer=self._computer_player, rng=self.rng)
         except (SavedGameError, IllegalAction) as error:
             self.notify(f"{error}.", severity="error", timeout=10)
             return
         self.play(session)
 
-    def _computer_player(self, level: str) -> ComputerPlayer:
+    def _computer_player(self, level: Level) -> ComputerPlayer:
         if self.computer is None:
             raise IllegalAction("no computer players are available")
         return self.computer.player(level)
 
     def play(self, session: Session) -> None:
-        self.switch_to(TableScreen(session, pace=self.pace))
+        self.switch_to(TableScreen(session, computer=self.computer, pace=self.pace))
+
+    def on_table_screen_leave(self) -> None:
+        self.exit()
 
     # --- the end of a game --------------------------------------------------------------
 
-    def game_over(self, session: Session) -> None:
-        end = EndScreen(session, self.computer)
-        self.switch_to(end)
-        self._ask_hall_names(session, list(hall_candidates(session, self.storage)), set())
+    def on_table_screen_game_over(self, message: TableScreen.GameOver) -> None:
+        session = message.session
+        self.switch_to(EndScreen(session, self.computer))
+        if session.assisted and session.humans:
+            self.notify(narration.ASSISTED, timeout=10)
+        self._ask_hall_names(session, set())
 
-    def _ask_hall_names(self, session: Session, seats: list[int], entered: set[int]) -> None:
-        """One name prompt per qualifying person, best total first; then the Hall of Fame."""
-        if not seats:
+    def _ask_hall_names(self, session: Session, entered: set[int]) -> None:
+        """One name prompt per qualifying person, best total first, each checked again after the
+        entry before; then the Hall of Fame."""
+        prompts = session.hall_prompts()
+        if not prompts:
             if entered:
                 self.push_screen(HallScreen(self.storage.hall.entries(), frozenset(entered)))
             return
-        seat, rest = seats[0], seats[1:]
+        seat = prompts[0]
         name = session.game.names[seat]
         total = session.game.total(seat)
 
         def enter(chosen: str | None) -> None:
-            if chosen is not None:
-                try:
-                    entry = self.storage.hall.submit(
-                        chosen, total, players=len(session.seats), computer=False, assisted=session.assisted
-                    )
-                except (NotEligible, IllegalAction, StorageError) as error:
-                    self.notify(str(error), severity="error")
-                    entry = None
-                if entry is not None:
-                    entered.add(entry.rank)
-            self._ask_hall_names(session, rest, entered)
+            try:
+                outcome = session.answer_hall(seat, chosen)
+            except (IllegalAction, Unsaved) as error:
+                self.notify(str(error), severity="error")
+                return
+            if outcome.entry is not None:
+                entered.add(outcome.entry.rank)
+            for line in outcome.told:
+                self.notify(line, timeout=10)
+            self._ask_hall_names(session, entered)
 
-        question = f"{name}, {total} enters the Hall of Fame! Your name for the list:"
-        self.push_screen(NameScreen(question, name), enter)
+        self.push_screen(NameScreen(narration.hall_question(name, total), name), enter)
 
     # --- from any screen ----------------------------------------------------------------
 

@@ -11,8 +11,8 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Label, Static
 
-from kismet_dice.session import Session
-from kismet_dice.strategy import Computer, proficiency
+from kismet_dice.session import Session, narration
+from kismet_dice.strategy import Computer, ComputerUnavailable, proficiency
 from kismet_dice.tui.widgets import SheetView
 
 
@@ -33,7 +33,7 @@ class EndScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
         with VerticalScroll(id="end"):
-            summary = f"The game is over. {self.session.result()}"
+            summary = self.session.result()
             yield Label(summary, id="winners", classes="dialog-title")
             yield SheetView()
             yield Static("", id="proficiency")
@@ -52,11 +52,11 @@ class EndScreen(Screen[None]):
         # Loading the table (or solving it, the first time) and judging each decision take a while.
         try:
             judged = proficiency(self.session.game, computer.advisor())
-        except (OSError, ValueError, MemoryError) as error:
+        except (ComputerUnavailable, OSError, ValueError, MemoryError) as error:
             text = f"How well everyone played could not be worked out: {error}"
         else:
-            text = "\n".join(judged.summary())
+            text = "\n".join(narration.review(judged))
         self.app.call_from_thread(self.query_one("#proficiency", Static).update, text)
 
-    def action_done(self) -> None:
-        self.app.action_new_game()  # type: ignore[attr-defined]
+    async def action_done(self) -> None:
+        await self.app.run_action("new_game")

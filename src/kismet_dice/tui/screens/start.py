@@ -16,7 +16,7 @@ from kismet_dice.game import HouseRules
 from kismet_dice.rules import IllegalAction
 from kismet_dice.session import MAX_SEATS, Seat, Setup
 from kismet_dice.storage import SavedGame
-from kismet_dice.strategy import LEVELS
+from kismet_dice.strategy import LEVELS, Level
 
 HUMAN = "human"
 
@@ -40,7 +40,7 @@ class SeatRow(Horizontal):
     def read(self) -> Seat:
         name = self.query_one(Input).value
         kind = self.query_one(Select).value
-        return Seat(name, None if kind == HUMAN else str(kind))
+        return Seat(name, None if kind == HUMAN else Level(str(kind)))
 
 
 class StartScreen(Screen[None]):
@@ -147,8 +147,8 @@ class StartScreen(Screen[None]):
         if len(rows) > 1:
             rows[-1].remove()
 
-    def action_hall(self) -> None:
-        self.app.action_show_hall()  # type: ignore[attr-defined]
+    async def action_hall(self) -> None:
+        await self.app.run_action("show_hall")
 
     def action_rules(self) -> None:
         from kismet_dice.tui.screens.dialogs import RulesScreen
@@ -158,12 +158,13 @@ class StartScreen(Screen[None]):
     def on_input_submitted(self) -> None:
         self.action_start()
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        actions = {
-            "start": self.action_start,
-            "add": self.action_add_seat,
-            "remove": self.action_remove_seat,
-            "hall": self.action_hall,
-            "rules": self.action_rules,
-        }
-        actions[event.button.id or ""]()
+    async def on_button_pressed(self, event: Button.Pressed) -> None:
+        await self.run_action(
+            {
+                "start": "start",
+                "add": "add_seat",
+                "remove": "remove_seat",
+                "hall": "hall",
+                "rules": "rules",
+            }[event.button.id or ""]
+        )

@@ -12,7 +12,9 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Label, ProgressBar, Static
 
-from kismet_dice.strategy import Computer, Option
+from kismet_dice.rules import Dice
+from kismet_dice.session import narration
+from kismet_dice.strategy import Computer, ComputerUnavailable, Option
 
 
 class PreparingScreen(ModalScreen[bool]):
@@ -46,7 +48,7 @@ class PreparingScreen(ModalScreen[bool]):
 
         try:
             self.computer.advisor(progress)
-        except (OSError, ValueError, MemoryError) as error:
+        except (ComputerUnavailable, OSError, ValueError, MemoryError) as error:
             self.app.call_from_thread(
                 self.app.notify, f"The computer could not get ready: {error}", severity="error"
             )
@@ -55,9 +57,9 @@ class PreparingScreen(ModalScreen[bool]):
         self.app.call_from_thread(self.dismiss, True)
 
 
-def option_text(option: Option) -> str:
-    """An option in words, capitalised for a list."""
-    text = option.describe()
+def option_text(option: Option, dice: Dice) -> str:
+    """An option in words, as every interface tells it, capitalised for a list."""
+    text = narration.option(option, dice)
     return text[0].upper() + text[1:]
 
 
@@ -69,8 +71,9 @@ class AdviceScreen(ModalScreen[Option | None]):
         Binding("enter", "play", "Play it"),
     ]
 
-    def __init__(self, options: tuple[Option, ...], shown: int = 12) -> None:
+    def __init__(self, options: tuple[Option, ...], dice: Dice, shown: int = 12) -> None:
         super().__init__(classes="dialog-screen")
+        self.dice = dice
         self.options = options[:shown]
         self.hidden = len(options) - len(self.options)
 
@@ -86,7 +89,7 @@ class AdviceScreen(ModalScreen[Option | None]):
                 loss = best - option.expected
                 table.add_row(
                     Text(mark, style=style),
-                    Text(option_text(option), style=style),
+                    Text(option_text(option, self.dice), style=style),
                     Text(f"{option.expected:.2f}", style=style, justify="right"),
                     Text("—" if rank == 1 else f"{loss:.2f}", style=style, justify="right"),
                 )

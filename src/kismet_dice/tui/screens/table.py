@@ -301,6 +301,9 @@ class TableScreen(Screen[None]):
             if saved
             else "Nothing has been rolled yet, so there is nothing to resume."
         )
-        self.app.push_screen(
-            ConfirmScreen(question), lambda yes: self.post_message(self.Leave()) if yes else None
-        )
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                self.post_message(self.Leave())
+
+        self.app.push_screen(ConfirmScreen(question), answer)
