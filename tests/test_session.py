@@ -1,105 +1,156 @@
-"""The session: seats, the held dice, the assisted mark, and keeping the game after every action."""
+"""The session: seats, holds that travel with the roll, the assisted mark, keeping the game after
+every change under both policies, and Hall of Fame prompts checked again after each entry."""
 
 from __future__ import annotations
 
 import random
+from datetime import UTC, datetime
 
 import pytest
 
-from kismet_dice.game import Game, ScriptedDice
+from kismet_dice.game import Game, Roll, Score, ScriptedDice
 from kismet_dice.rules import Box, IllegalAction
-from kismet_dice.session import GameKeeper, Seat, Session, Setup, resume
+from kismet_dice.session import (
+    BadSetup,
+    NotYourTurn,
+    Policy,
+    Seat,
+    Session,
+    Setup,
+    StoreKeeper,
+    Unsaved,
+    local_session,
+    resume,
+)
 from kismet_dice.storage import Storage
-from kismet_dice.strategy import Computer
-from tests.storage.gameplay import take_turn_step
+from kismet_dice.strategy import Computer, Level, StrategyTable
 
 
-def session_of(game: Game, *levels: str | None) -> Session:
+def session_of(game: Game, *levels: Level | None) -> Session:
     seats = [
         Seat(name, level) for name, level in zip(game.names, levels or [None] * len(game.names), strict=True)
     ]
     return Session(game, seats, computer=Computer().player)
 
 
+def play_out(session: Session) -> None:
+    """Each turn one roll of the seat's own dice, entered in its top open box."""
+    while not session.game.is_over:
+        seat = session.game.current_player
+        assert seat is not None
+        session.roll(seat)
+        session.act(seat, Score(session.game.sheet(seat).open_boxes[0]))
+
+
+def two_player_game(storage: Storage) -> Session:
+    """Ann (6 6 6 6 5 every turn) and Bob (1 1 1 1 2 every turn), played to the end and kept."""
+    faces = [6, 1]  # the roll-off: Ann begins
+    for _ in range(15):
+        faces += [6, 6, 6, 6, 5] + [1, 1, 1, 1, 2]
+    session = local_session(storage, Setup((Seat("Ann"), Seat("Bob"))), rng=ScriptedDice(faces))
+    play_out(session)
+    return session
+
+
 def test_the_first_action_creates_the_saved_game_and_later_ones_update_it(storage: Storage) -> None:
-    keeper = GameKeeper(storage)
-    game = Game(["Ann"], rng=random.Random(3))
+    session = local_session(storage, Setup((Seat("Ann"),)), rng=random.Random(3))
     assert storage.games.unfinished().games == ()
-    for _ in range(4):
-        take_turn_step(game)
-        keeper.keep(game)
+    session.roll(0)
+    session.roll(0, [0, 1])
     [listed] = storage.games.unfinished().games
-    assert keeper.saved == listed
-    assert storage.games.load(listed.id)[1].to_json() == game.to_json()
+    assert listed.version == session.version == 1
+    assert storage.games.load(listed.id)[1].to_json() == session.game.to_json()
 
 
 def test_a_save_that_fails_is_told_once_and_the_game_goes_on(storage: Storage) -> None:
-    keeper = GameKeeper(storage)
-    game = Game(["Ann"], rng=random.Random(4))
-    take_turn_step(game)
-    keeper.keep(game)
+    session = local_session(storage, Setup((Seat("Ann"),)), rng=random.Random(4))
+    session.roll(0)
     storage.close()  # from here on every write fails, as on a disk that went away
-    for _ in range(3):
-        take_turn_step(game)
-        keeper.keep(game)
-    assert keeper.problem is not None
-    assert "no longer saved" in keeper.problem and str(storage.path) in keeper.problem
+    session.roll(0, [0])
+    session.act(0, Score(Box.ONES))
+    problem = session.keeper.problem
+    assert problem is not None
+    assert "no longer saved" in problem and str(storage.path) in problem
+    assert session.game.sheet(0)[Box.ONES] is not None
 
 
-def test_a_session_saves_its_computer_levels_and_assisted_mark(storage: Storage) -> None:
-    keeper = GameKeeper(storage)
-    setup = Setup((Seat("Ann"), Seat("Cid", "easy")))
-    session = Session.new(
-        setup, computer=Computer().player, rng=ScriptedDice([6, 1, 1, 2, 3, 4, 5]), after_action=keeper
-    )
-    session.roll()
-    session.mark_assisted()
+def test_the_server_refuses_a_change_it_cannot_keep_and_the_game_stays_as_it_was(storage: Storage) -> None:
+    game = Game(["Ann"], rng=random.Random(5))
+    saved = storage.games.start(game, levels=[None], owner="web")
+    session = Session(game, [Seat("Ann")], keeper=StoreKeeper(storage, saved, policy=Policy.REFUSE))
+    session.roll(0)
+    before = session.game.to_json()
+    storage.close()
+    with pytest.raises(Unsaved) as refused:
+        session.act(0, Score(Box.SIXES))
+    assert str(storage.path) not in str(refused.value)
+    assert session.game.to_json() == before and session.version == 1
+
+
+def test_a_session_saves_its_computer_levels_and_assisted_mark(
+    storage: Storage, kismet_table: StrategyTable
+) -> None:
+    computer = Computer(table=kismet_table)
+    setup = Setup((Seat("Ann"), Seat("Cid", Level.EASY)))
+    session = local_session(storage, setup, computer=computer.player, rng=ScriptedDice([6, 1, 1, 2, 3, 4, 5]))
+    session.roll(0)
+    session.advise(0, computer.advisor())
     [saved] = storage.games.unfinished().games
-    assert saved.levels == (None, "easy") and saved.assisted
-    resumed, _ = resume(storage, saved.id, computer=Computer().player)
+    assert saved.levels == (None, "easy")
+    assert saved.assisted
+    resumed = resume(storage, saved.id, computer=Computer().player)
     assert resumed.seats == session.seats and resumed.assisted
     assert resumed.game.to_json() == session.game.to_json()
 
 
-def test_holds_are_the_persons_until_the_turn_ends() -> None:
+def test_holds_travel_with_the_roll() -> None:
     session = session_of(Game(["Ann"], rng=ScriptedDice([1, 1, 2, 3, 4, 5, 6, 6])))
-    with pytest.raises(IllegalAction, match="roll first"):
-        session.toggle_hold(0)
-    session.roll()
-    session.toggle_hold(0)
-    session.toggle_hold(4)
-    session.toggle_hold(4)
-    assert session.hold == {0}
-    session.set_hold([0, 1, 2])
-    assert session.roll() == (1, 2, 3, 6, 6)
-    assert session.hold == {0, 1, 2}  # kept dice stay held for the next roll
-    session.score(Box.SIXES)
-    assert session.hold == frozenset()
+    with pytest.raises(IllegalAction, match="nothing can be held"):
+        session.roll(0, [0])
+    session.roll(0)
+    told = session.roll(0, [0, 1, 2])
+    assert session.game.dice == (1, 2, 3, 6, 6)
+    assert told[0].text == "Ann kept 1 2 3 (dice 1, 2 and 3) and rolls 1 black, 2 red, 3 green, 6 black, 6 black."
+
+
+def test_a_person_acts_only_on_their_own_turn_and_the_game_is_unchanged_otherwise() -> None:
+    session = session_of(Game(["Ann", "Bob"], rng=ScriptedDice([6, 1])))
+    with pytest.raises(NotYourTurn, match="it is Ann's turn, not Bob's"):
+        session.act(1, Roll())
+    assert session.game.dice == () and session.version == 0
 
 
 def test_a_computer_seat_plays_its_own_turns_only() -> None:
-    session = session_of(Game(["Ann", "Cid"], rng=ScriptedDice([1, 6, 6, 6, 6, 6, 6])), None, "easy")
+    session = session_of(Game(["Ann", "Cid"], rng=ScriptedDice([1, 6, 6, 6, 6, 6, 6])), None, Level.EASY)
     assert session.is_computer_turn
+    with pytest.raises(NotYourTurn, match="computer plays its turns"):
+        session.act(1, Roll())
     with pytest.raises(IllegalAction):
         session_of(Game(["Ann"], rng=ScriptedDice([1]))).computer_step()
     session.computer_step()  # rolls five sixes
-    session.computer_step()  # an easy player takes the Kismet
+    told = session.computer_step()  # an easy player takes the Kismet
     assert session.game.sheet(1)[Box.KISMET] == 80
+    assert told[0].text == "Cid enters 80 in Kismet; total 80."
     assert not session.is_computer_turn
 
 
 @pytest.mark.parametrize(
     ("seats", "message"),
     [((), "1 to 6"), ((Seat("A"),) * 7, "1 to 6"), ((Seat("A"), Seat("A")), "share"),
-     ((Seat("A", "expert"),), "easy, medium or hard"), ((Seat(" "),), "empty")],
+     ((Seat(" "),), "empty")],
 )  # fmt: skip
 def test_a_bad_set_up_says_what_is_wrong(seats: tuple[Seat, ...], message: str) -> None:
-    with pytest.raises(IllegalAction, match=message):
+    with pytest.raises(BadSetup, match=message):
         Setup(seats).checked()
 
 
+def test_an_unknown_level_names_the_levels_there_are() -> None:
+    with pytest.raises(BadSetup, match="easy, medium, hard, not 'expert'"):
+        Seat.from_words("A", "expert")
+
+
 def test_a_set_up_survives_json_and_bad_json_is_refused() -> None:
-    setup = Setup((Seat("Ann"), Seat("Hal", "hard"))).checked()
+    setup = Setup((Seat("Ann"), Seat("Hal", Level.HARD))).checked()
     assert Setup.from_json(setup.to_json()) == setup
     for text in (
         "",
@@ -107,5 +158,41 @@ def test_a_set_up_survives_json_and_bad_json_is_refused() -> None:
         '{"seats": 3}',
         '{"seats": [{"name": "A", "level": "god"}], "zero_kismet_counts": 0}',
     ):
-        with pytest.raises(IllegalAction):
+        with pytest.raises(BadSetup):
             Setup.from_json(text)
+
+
+def test_whoever_an_entry_pushes_out_of_the_hall_of_fame_is_told_and_not_asked(storage: Storage) -> None:
+    session = two_player_game(storage)
+    ann, bob = session.game.total(0), session.game.total(1)
+    assert ann > bob
+    between = (ann + bob) // 2
+    for number in range(9):
+        storage.hall.submit(f"P{number}", between, players=1, computer=False, assisted=False)
+    assert session.hall_prompts() == (0, 1)  # nine entries: both qualify
+    outcome = session.answer_hall(0, "Ann")
+    assert outcome.entry is not None and outcome.dropped == (1,)
+    assert outcome.told == (
+        f"Ann enters the Hall of Fame at number 1 with {ann}.",
+        f"Bob's {bob} no longer makes the Hall of Fame: Ann's entry just now took the last place.",
+    )
+    assert session.hall_prompts() == ()
+    with pytest.raises(IllegalAction, match="Bob has no Hall of Fame entry to make"):
+        session.answer_hall(1, "Bob")
+    assert [entry.name for entry in storage.hall.entries()].count("Bob") == 0
+    # Loaded again, nobody is asked again.
+    keeper = session.keeper
+    assert isinstance(keeper, StoreKeeper) and keeper.saved_id is not None
+    assert storage.games.load(keeper.saved_id, finished=True)[0].hall_asked == (0, 1)
+
+
+def test_a_name_given_after_other_games_filled_the_list_is_told_so(storage: Storage) -> None:
+    session = two_player_game(storage)
+    assert session.hall_prompts() == (0, 1)
+    when = datetime(2030, 1, 1, tzinfo=UTC)
+    for number in range(10):
+        storage.hall.submit(f"P{number}", 999, players=1, computer=False, assisted=False, when=when)
+    # Ann's prompt was shown before the list filled: her answer is told truthfully.
+    outcome = session.answer_hall(0, "Ann")
+    assert outcome.entry is None
+    assert outcome.told[0].endswith("other games filled the list meanwhile.")

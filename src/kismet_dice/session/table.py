@@ -219,25 +219,29 @@ class Session:
         Only once the game is over, never in an assisted game, never a computer player, never a
         seat already asked, and only while the total still qualifies.
         """
-        game = self._game
-        if not game.is_over or self._assisted or not self.keeper.has_hall:
-            return ()
-        waiting = [seat for seat in self.humans if seat not in self._hall_asked]
+        waiting = list(self._unasked())
         if not waiting:
             return ()
+        game = self._game
         totals = self.keeper.hall_totals()
         waiting.sort(key=lambda seat: -game.total(seat))
         return tuple(seat for seat in waiting if qualifies(game.total(seat), totals))
 
+    def _unasked(self) -> tuple[int, ...]:
+        """The people who may still answer a Hall of Fame prompt (whether or not they qualify now)."""
+        if not self._game.is_over or self._assisted or not self.keeper.has_hall:
+            return ()
+        return tuple(seat for seat in self.humans if seat not in self._hall_asked)
+
     def answer_hall(self, seat: int, name: str | None) -> HallOutcome:
         """``seat``'s answer to the Hall of Fame prompt: a name enters the total, ``None`` declines.
 
-        The others still waiting are checked again afterwards: whoever no longer qualifies is
-        not asked, and told why.
+        A person asked while the total qualified may answer after other games filled the list:
+        the answer is then told that it no longer makes it. The others still waiting are checked
+        again afterwards: whoever no longer qualifies is not asked, and told why.
         """
         game = self._game
-        waiting = self.hall_prompts()
-        if seat not in waiting:
+        if seat not in self._unasked():
             raise IllegalAction(
                 "the game is not over yet"
                 if not game.is_over
@@ -249,6 +253,7 @@ class Session:
                 name = check_name(name)
             except IllegalAction as error:
                 raise BadName(str(error)) from None
+        waiting = self.hall_prompts()
         entry = self.keeper.answer_hall(game, seat, name)
         self._hall_asked = self._hall_asked | {seat}
         told: list[str] = []
