@@ -2,25 +2,32 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-READY := $(VENV)/.ready
+# Playing needs only the game's own dependencies; the checks add the development tools
+# (pytest, Playwright, mypy, ruff) on top, so a player never waits for them.
+READY_PLAY := $(VENV)/.ready-play
+READY_DEV := $(VENV)/.ready-dev
 
 .PHONY: play test lint typecheck browser clean
 
-# The virtual environment is rebuilt whenever the project's requirements change.
-$(READY): pyproject.toml
-	$(PYTHON) -m venv $(VENV)
+# Each environment is brought up to date whenever the project's requirements change.
+$(READY_PLAY): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	touch $(READY)
+	$(BIN)/python -m pip install --quiet -e .
+	touch $(READY_PLAY)
 
-play: $(READY)
+$(READY_DEV): $(READY_PLAY)
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(READY_DEV)
+
+play: $(READY_PLAY)
 	$(BIN)/kismet play
 
-lint: $(READY)
+lint: $(READY_DEV)
 	$(BIN)/ruff check src tests
 	$(BIN)/ruff format --check src tests
 
-typecheck: $(READY)
+typecheck: $(READY_DEV)
 	$(BIN)/mypy --strict src
 
 # The browser tests drive Debian's Chromium; Playwright's own browser download does not work here.

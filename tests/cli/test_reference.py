@@ -45,3 +45,22 @@ def test_rules_prints_the_rules(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["rules"]) == 0
     text = capsys.readouterr().out
     assert "The second Kismet" in text and "Two Pair Same Color" in text
+
+
+@pytest.mark.parametrize(("command", "title"), [("rules", "THE RULES OF KISMET"), ("help", "HOW TO PLAY")])
+def test_rules_and_help_piped_are_plain_text(
+    command: str, title: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Captured output is not a terminal, like a pipe or a file.
+    assert main([command]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith(title)
+    for markup in ("|---", "**", "`", "## "):
+        assert markup not in text
+    assert "\x1b" not in text
+
+
+def test_help_tells_how_to_enter_a_box(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["help"]) == 0
+    text = capsys.readouterr().out
+    assert "Entering a box takes two steps" in text and "enter at once" in text

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -40,15 +41,47 @@ def test_hint_lists_every_option_best_first(capsys: pytest.CaptureFixture[str]) 
     assert sum("keep" in o for o in ranked) == 23
 
 
+def test_hint_heads_its_columns_and_says_what_each_entry_puts_in_its_box(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["hint", "--dice", "5", "5", "5", "1", "1", "--rolls-left", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "Dice 5 5 5 1 1, 1 roll left; sheet total 0."
+    assert lines[1].split() == ["expected", "total", "vs", "best", "choice"]
+    choices = [line[26:] for line in lines[2:]]
+    assert "enter 32 in Full House" in choices and "enter 0 in Kismet" in choices
+    assert "keep 5 5 5, roll 2" in choices
+    assert not any(choice.startswith("score ") for choice in choices)
+    assert float(lines[2][:14]) >= float(lines[-1][:14])
+
+
+def test_hint_counts_two_rolls_in_words(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["hint", "--dice", "1", "2", "3", "4", "5", "--rolls-left", "2"]) == 0
+    assert capsys.readouterr().out.startswith("Dice 1 2 3 4 5, 2 rolls left;")
+
+
+def test_hint_requires_the_rolls_left(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["hint", "--dice", "1", "2", "3", "4", "5"])
+    assert exited.value.code == 2
+    assert "--rolls-left" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [
-        (["--dice", "1", "2", "3"], "give five dice"),
-        (["--dice", "1", "2", "3", "4", "5", "--filled", "ONES=9"], "Ones cannot hold 9"),
-        (["--dice", "1", "2", "3", "4", "5", "--filled", "NOPE=1"], "no box is called"),
-        (["--dice", "1", "2", "3", "4", "5", "--filled", "ONES"], "BOX=POINTS"),
+        (["--dice", "1", "2", "3", "--rolls-left", "0"], "give five dice"),
+        (
+            ["--dice", "1", "2", "3", "4", "5", "--rolls-left", "0", "--filled", "ONES=9"],
+            "Ones cannot hold 9",
+        ),
+        (["--dice", "1", "2", "3", "4", "5", "--rolls-left", "0", "--filled", "NOPE=1"], "no box is called"),
+        (["--dice", "1", "2", "3", "4", "5", "--rolls-left", "0", "--filled", "ONES"], "BOX=POINTS"),
         (["--dice", "1", "2", "3", "4", "5", "--rolls-left", "3"], "rolls are left"),
-        (["--dice", "1", "2", "3", "4", "5", "--filled", "ONES=1,ONES=1"], "already filled"),
+        (
+            ["--dice", "1", "2", "3", "4", "5", "--rolls-left", "0", "--filled", "ONES=1,ONES=1"],
+            "already filled",
+        ),
     ],
 )
 def test_hint_refuses_bad_input_in_one_line(
@@ -76,3 +109,9 @@ def test_simulate_prints_a_table(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert "20 games of easy" in out
     assert "Full House Same Color" in out
+    percentiles = next(line for line in out.splitlines() if line.startswith("percentiles "))
+    figures = re.findall(r"\d+%: (\S+?)(?:,|$)", percentiles)
+    assert len(figures) == 7
+    # Every figure in points has two decimals, whole or not.
+    assert all(re.fullmatch(r"\d+\.\d\d", figure) for figure in figures)
+    assert re.search(r"^mean \d+\.\d\d \(standard error \d+\.\d\d\), std \d+\.\d\d$", out, re.MULTILINE)

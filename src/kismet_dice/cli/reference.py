@@ -1,15 +1,15 @@
-"""``kismet score`` and ``kismet rules``: what a roll scores, and the rules themselves."""
+"""``kismet score``, ``kismet rules`` and ``kismet help``: what a roll scores, the rules, the guide."""
 
 from __future__ import annotations
 
 import argparse
 import json
-import sys
-from importlib import resources
 from typing import Any
 
 from kismet_dice.cli.errors import UserError
+from kismet_dice.cli.markdown import write_markdown
 from kismet_dice.rules import Box, colour_of, scores
+from kismet_dice.texts import help_markdown, rules_markdown
 
 
 def register(subparsers: Any) -> None:
@@ -22,8 +22,19 @@ def register(subparsers: Any) -> None:
     score.add_argument("--json", action="store_true", help='print {"ONES": 0, ...} instead of a table')
     score.set_defaults(run=run_score)
 
-    rules = subparsers.add_parser("rules", help="print the rules of Kismet")
+    rules = subparsers.add_parser(
+        "rules",
+        help="print the rules of Kismet",
+        description="Print the rules of Kismet: styled on a terminal, plain text when piped.",
+    )
     rules.set_defaults(run=run_rules)
+
+    guide = subparsers.add_parser(
+        "help",
+        help="how to play Kismet with this program: keys, advice, invitations, saved games",
+        description="Print how to play Kismet here: styled on a terminal, plain text when piped.",
+    )
+    guide.set_defaults(run=run_help)
 
 
 def parse_dice(words: list[str]) -> tuple[int, ...]:
@@ -50,10 +61,11 @@ def run_score(options: argparse.Namespace) -> int:
     return 0
 
 
-def rules_text() -> str:
-    return resources.files("kismet_dice").joinpath("RULES.md").read_text(encoding="utf-8")
-
-
 def run_rules(options: argparse.Namespace) -> int:
-    sys.stdout.write(rules_text())
+    write_markdown(rules_markdown())
+    return 0
+
+
+def run_help(options: argparse.Namespace) -> int:
+    write_markdown(help_markdown())
     return 0

@@ -9,8 +9,8 @@ import time
 from typing import Any
 
 from kismet_dice.cli.errors import UserError
-from kismet_dice.rules import Box, IllegalAction, Sheet
-from kismet_dice.strategy.advisor import Advisor
+from kismet_dice.rules import Box, IllegalAction, Sheet, score
+from kismet_dice.strategy.advisor import Advisor, Option
 from kismet_dice.strategy.players import LEVELS
 from kismet_dice.strategy.ruleset import kismet_rules
 from kismet_dice.strategy.simulate import run, summarise
@@ -33,7 +33,13 @@ def register(subparsers: Any) -> None:
         description="Rank the options of a position (dice, rolls left, filled boxes) by expected total.",
     )
     hint.add_argument("--dice", nargs="+", required=True, metavar="DIE", help="five dice, e.g. 1 3 3 5 6")
-    hint.add_argument("--rolls-left", type=int, default=0, metavar="N", help="rolls left this turn (0-2)")
+    hint.add_argument(
+        "--rolls-left",
+        type=int,
+        required=True,
+        metavar="N",
+        help="rolls left this turn: 2 after the first roll, 1 after the second, 0 after the third",
+    )
     hint.add_argument(
         "--filled", default="", metavar="BOX=POINTS,...", help="filled boxes, e.g. ONES=3,SIXES=24,KISMET=0"
     )
@@ -136,10 +142,35 @@ def run_hint(options: argparse.Namespace) -> int:
         print(json.dumps([option.to_json() for option in ranked]))
         return 0
     best = ranked[0].expected
-    print(f"Dice {' '.join(map(str, dice))}, {options.rolls_left} roll(s) left; sheet total {sheet.total}.")
+    print(f"Dice {' '.join(map(str, dice))}, {rolls_left(options.rolls_left)}; sheet total {sheet.total}.")
+    print(f"{'expected total':>14}  {'vs best':>8}  choice")
     for option in ranked:
-        print(f"{option.expected:9.3f}  {option.expected - best:+8.3f}  {option.describe()}")
+        print(f"{option.expected:14.3f}  {option.expected - best:+8.3f}  {describe_option(option, dice)}")
     return 0
+
+
+def rolls_left(count: int) -> str:
+    """``"2 rolls left"``, ``"1 roll left"``, ``"0 rolls left"``.
+
+    >>> rolls_left(1), rolls_left(2), rolls_left(0)
+    ('1 roll left', '2 rolls left', '0 rolls left')
+    """
+    return f"{count} roll left" if count == 1 else f"{count} rolls left"
+
+
+def describe_option(option: Option, dice: tuple[int, ...]) -> str:
+    """An option in words, an entry with the points it puts in its box, a zero included.
+
+    >>> describe_option(Option(1.0, box=Box.FULL_HOUSE), (5, 5, 5, 1, 1))
+    'enter 32 in Full House'
+    >>> describe_option(Option(1.0, box=Box.KISMET), (5, 5, 5, 1, 1))
+    'enter 0 in Kismet'
+    >>> describe_option(Option(1.0, keep=(5, 5, 5)), (5, 5, 5, 1, 1))
+    'keep 5 5 5, roll 2'
+    """
+    if option.box is None:
+        return option.describe()
+    return f"enter {score(option.box, dice)} in {option.box.label}"
 
 
 def run_simulate(options: argparse.Namespace) -> int:
@@ -163,11 +194,13 @@ def run_simulate(options: argparse.Namespace) -> int:
         return 0
     out = sys.stdout
     print(f"{summary.games} games of {summary.level} in {seconds:.1f} s", file=out)
+    # Every figure in points has two decimals, percentiles too (they fall between two games'
+    # totals), so the columns compare at a glance; best and worst are single games' totals.
     print(
         f"mean {summary.mean:.2f} (standard error {summary.standard_error:.2f}), std {summary.std:.2f}",
         file=out,
     )
-    print("percentiles " + ", ".join(f"{p}%: {v:g}" for p, v in summary.percentiles.items()), file=out)
+    print("percentiles " + ", ".join(f"{p}%: {v:.2f}" for p, v in summary.percentiles.items()), file=out)
     print(f"best {summary.best}, worst {summary.worst}", file=out)
     print("bonus " + ", ".join(f"{b}: {f:.1%}" for b, f in summary.bonus_frequency.items()), file=out)
     print(f"{'box':<22}{'scored':>8}{'mean':>8}", file=out)
