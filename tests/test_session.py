@@ -110,7 +110,10 @@ def test_holds_travel_with_the_roll() -> None:
     session.roll(0)
     told = session.roll(0, [0, 1, 2])
     assert session.game.dice == (1, 2, 3, 6, 6)
-    assert told[0].text == "Ann kept 1 2 3 (dice 1, 2 and 3) and rolls 1 black, 2 red, 3 green, 6 black, 6 black."
+    assert (
+        told[0].text
+        == "Ann kept 1 2 3 (dice 1, 2 and 3) and rolls 1 black, 2 red, 3 green, 6 black, 6 black."
+    )
 
 
 def test_a_person_acts_only_on_their_own_turn_and_the_game_is_unchanged_otherwise() -> None:

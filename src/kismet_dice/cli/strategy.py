@@ -9,9 +9,10 @@ import time
 from typing import Any
 
 from kismet_dice.cli.errors import UserError
-from kismet_dice.rules import Box, IllegalAction, Sheet, score
-from kismet_dice.strategy.advisor import Advisor, Option
-from kismet_dice.strategy.players import LEVELS
+from kismet_dice.rules import Box, IllegalAction, Sheet
+from kismet_dice.session import narration
+from kismet_dice.strategy.advisor import Advisor
+from kismet_dice.strategy.players import LEVELS, Level
 from kismet_dice.strategy.ruleset import kismet_rules
 from kismet_dice.strategy.simulate import run, summarise
 from kismet_dice.strategy.table import StrategyTable, load, load_or_solve, table_path
@@ -51,7 +52,13 @@ def register(subparsers: Any) -> None:
         help="play many games with a computer player and show the statistics",
         description="Play many solo games with a computer player, on all cores, and summarise them.",
     )
-    simulate.add_argument("--player", choices=LEVELS, default="hard", help="computer player (default hard)")
+    simulate.add_argument(
+        "--player",
+        type=Level.parse,
+        choices=LEVELS,
+        default=Level.HARD,
+        help="computer player (default hard)",
+    )
     simulate.add_argument(
         "--games", type=int, default=10000, metavar="N", help="games to play (default 10000)"
     )
@@ -142,41 +149,19 @@ def run_hint(options: argparse.Namespace) -> int:
         print(json.dumps([option.to_json() for option in ranked]))
         return 0
     best = ranked[0].expected
-    print(f"Dice {' '.join(map(str, dice))}, {rolls_left(options.rolls_left)}; sheet total {sheet.total}.")
+    print(
+        f"Dice {' '.join(map(str, dice))}, {narration.rolls_left(options.rolls_left)}; sheet total {sheet.total}."
+    )
     print(f"{'expected total':>14}  {'vs best':>8}  choice")
     for option in ranked:
-        print(f"{option.expected:14.3f}  {option.expected - best:+8.3f}  {describe_option(option, dice)}")
+        print(f"{option.expected:14.3f}  {option.expected - best:+8.3f}  {narration.option(option, dice)}")
     return 0
-
-
-def rolls_left(count: int) -> str:
-    """``"2 rolls left"``, ``"1 roll left"``, ``"0 rolls left"``.
-
-    >>> rolls_left(1), rolls_left(2), rolls_left(0)
-    ('1 roll left', '2 rolls left', '0 rolls left')
-    """
-    return f"{count} roll left" if count == 1 else f"{count} rolls left"
-
-
-def describe_option(option: Option, dice: tuple[int, ...]) -> str:
-    """An option in words, an entry with the points it puts in its box, a zero included.
-
-    >>> describe_option(Option(1.0, box=Box.FULL_HOUSE), (5, 5, 5, 1, 1))
-    'enter 32 in Full House'
-    >>> describe_option(Option(1.0, box=Box.KISMET), (5, 5, 5, 1, 1))
-    'enter 0 in Kismet'
-    >>> describe_option(Option(1.0, keep=(5, 5, 5)), (5, 5, 5, 1, 1))
-    'keep 5 5 5, roll 2'
-    """
-    if option.box is None:
-        return option.describe()
-    return f"enter {score(option.box, dice)} in {option.box.label}"
 
 
 def run_simulate(options: argparse.Namespace) -> int:
     if options.games < 1:
         raise UserError("--games needs at least 1")
-    table = load_table() if options.player == "hard" else None
+    table = load_table() if options.player.needs_table else None
     started = time.perf_counter()
     with _progress_bar() as bar:
         task = bar.add_task(f"Playing {options.player}", total=options.games)

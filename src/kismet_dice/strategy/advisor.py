@@ -45,19 +45,6 @@ class Option:
             return {"box": self.box.name, "expected": self.expected}
         return {"keep": list(self.keep or ()), "expected": self.expected}
 
-    def describe(self) -> str:
-        """The option in words.
-
-        >>> Option(1.0, keep=(3, 3)).describe(), Option(1.0, keep=()).describe()
-        ('keep 3 3, roll 3', 'roll all five')
-        """
-        if self.box is not None:
-            return f"score {self.box.label}"
-        kept = self.keep or ()
-        if not kept:
-            return "roll all five"
-        return f"keep {' '.join(map(str, kept))}, roll {5 - len(kept)}"
-
 
 def position_key(sheet: Sheet, cap: int) -> tuple[int, int]:
     """The solver's view of a sheet: (mask of filled boxes, Basic total capped at ``cap``)."""
