@@ -149,9 +149,8 @@ def run_hint(options: argparse.Namespace) -> int:
         print(json.dumps([option.to_json() for option in ranked]))
         return 0
     best = ranked[0].expected
-    print(
-        f"Dice {' '.join(map(str, dice))}, {narration.rolls_left(options.rolls_left)}; sheet total {sheet.total}."
-    )
+    left = narration.rolls_left(options.rolls_left)
+    print(f"Dice {' '.join(map(str, dice))}, {left}; sheet total {sheet.total}.")
     print(f"{'expected total':>14}  {'vs best':>8}  choice")
     for option in ranked:
         print(f"{option.expected:14.3f}  {option.expected - best:+8.3f}  {narration.option(option, dice)}")
