@@ -3,6 +3,7 @@ table solved once per test run, never solved again)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -25,8 +26,9 @@ def dice() -> QueuedDice:
 
 
 @pytest.fixture
-def web(tmp_path: Path, dice: QueuedDice) -> TestClient:
-    return client(tmp_path, dice)
+def web(tmp_path: Path, dice: QueuedDice) -> Iterator[TestClient]:
+    with client(tmp_path, dice) as started:
+        yield started
 
 
 @pytest.fixture

@@ -34,8 +34,8 @@ class QueuedDice:
 def client(
     directory: Path, dice: DiceSource, computer: Computer | None = None, pace: float = 0.0
 ) -> TestClient:
-    """The app on ``directory``. A game with computer seats needs the client opened with ``with``:
-    only then does its event loop, where the computers play, outlast a single request."""
+    """The app on ``directory``, to be opened with ``with``: the app's service is made when it
+    starts, and its event loop (where the computers play) lasts until the ``with`` ends."""
     app = create_app(directory, dice, computer=computer, pace=pace)
     return TestClient(app, raise_server_exceptions=False)
 

@@ -192,7 +192,9 @@ def option(choice: Option, dice: Dice) -> str:
 
 
 def rolls_left(count: int) -> str:
-    """>>> rolls_left(1), rolls_left(2)
+    """The rolls left in a turn, in words.
+
+    >>> rolls_left(1), rolls_left(2)
     ('1 roll left', '2 rolls left')
     """
     return f"{count} roll{'s' if count != 1 else ''} left"
