@@ -4,22 +4,25 @@ Imports :mod:`kismet_dice.rules` and :mod:`kismet_dice.game` only, never the int
 """
 
 from kismet_dice.strategy.advisor import Advisor, Option
-from kismet_dice.strategy.computer import Computer
+from kismet_dice.strategy.computer import Computer, ComputerUnavailable
 from kismet_dice.strategy.players import LEVELS, ComputerPlayer, Level, computer_player, hold_for
 from kismet_dice.strategy.proficiency import Decision, Proficiency, proficiency
 from kismet_dice.strategy.ruleset import RuleSet, kismet_rules, yahtzee_rules
 from kismet_dice.strategy.table import StrategyTable, load_or_solve
+from kismet_dice.strategy.workers import SolveFailed
 
 __all__ = [
     "LEVELS",
     "Advisor",
     "Computer",
     "ComputerPlayer",
+    "ComputerUnavailable",
     "Decision",
     "Level",
     "Option",
     "Proficiency",
     "RuleSet",
+    "SolveFailed",
     "StrategyTable",
     "computer_player",
     "hold_for",

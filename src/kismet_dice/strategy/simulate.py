@@ -8,7 +8,8 @@ option order and the same tie-breaks as :class:`~kismet_dice.strategy.players.Ha
 
 from __future__ import annotations
 
-import multiprocessing as mp
+import contextlib
+import functools
 import os
 import random
 from collections.abc import Callable, Iterator
@@ -24,6 +25,7 @@ from kismet_dice.strategy.dice_space import DiceSpace, IntArray
 from kismet_dice.strategy.players import computer_player
 from kismet_dice.strategy.solver import next_values
 from kismet_dice.strategy.table import StrategyTable
+from kismet_dice.strategy.workers import STALL_SECONDS, Workers
 
 GAMES_PER_TASK = 250
 """Games in one piece of work: the hard player's lockstep batch, and the unit of progress."""
@@ -149,16 +151,26 @@ def play_engine(level: str, games: int, seed: int, advisor: Advisor | None = Non
 # --- the whole run -------------------------------------------------------------------
 
 _TABLE: StrategyTable | None = None
+"""In a worker process, the table :func:`_start_worker` was given."""
 
 
-def _task(job: tuple[str, int, int]) -> IntArray:
+def _play(table: StrategyTable | None, job: tuple[str, int, int]) -> IntArray:
     level, games, seed = job
     if level == "hard":
-        assert _TABLE is not None
-        played, _ = play_hard(_TABLE, games, np.random.default_rng(seed))
+        assert table is not None
+        played, _ = play_hard(table, games, np.random.default_rng(seed))
     else:
         played = play_engine(level, games, seed)
     return played.entries
+
+
+def _start_worker(table: StrategyTable | None) -> None:
+    global _TABLE
+    _TABLE = table
+
+
+def _task(job: tuple[str, int, int]) -> IntArray:
+    return _play(_TABLE, job)
 
 
 def _jobs(level: str, games: int, seed: int | None) -> Iterator[tuple[str, int, int]]:
@@ -177,35 +189,37 @@ def run(
     table: StrategyTable | None = None,
     processes: int | None = None,
     progress: Callable[[int], None] | None = None,
+    stall: float = STALL_SECONDS,
 ) -> Played:
-    """Play ``games`` games of ``level``; the same ``seed`` and process count give the same games.
+    """Play ``games`` games of ``level``; the same ``seed`` gives the same games, whatever ``processes``.
 
-    ``progress`` is called with the number of games finished so far.
+    ``progress`` is called with the number of games finished so far. A worker that dies, fails,
+    or finishes no task for ``stall`` seconds stops the run with
+    :class:`~kismet_dice.strategy.workers.SolveFailed`.
     """
-    global _TABLE
     if level == "hard" and table is None:
         raise ValueError("the hard player needs the solved table")
-    workers = processes if processes is not None else min(2, os.cpu_count() or 1)
-    _TABLE = table
+    size = processes if processes is not None else min(2, os.cpu_count() or 1)
     parts: list[IntArray] = []
-    done = 0
-    try:
-        if workers > 1 and "fork" in mp.get_all_start_methods():
-            # Forked workers share the table already in memory instead of loading it again.
-            with mp.get_context("fork").Pool(workers) as pool:
-                for part in pool.imap(_task, _jobs(level, games, seed)):
-                    parts.append(part)
-                    done += len(part)
-                    if progress is not None:
-                        progress(done)
+    with contextlib.ExitStack() as stack:
+        play: Callable[[Iterator[tuple[str, int, int]]], Iterator[IntArray]]
+        if size > 1:
+            # Each piece of work has its own seed and the results come back in order, so the
+            # games do not depend on how many workers share them. Each worker gets the table once.
+            workers = stack.enter_context(
+                Workers(
+                    size, _task, _start_worker, (table,), what="The games could not be played", stall=stall
+                )
+            )
+            play = workers.map
         else:
-            for job in _jobs(level, games, seed):
-                parts.append(_task(job))
-                done += len(parts[-1])
-                if progress is not None:
-                    progress(done)
-    finally:
-        _TABLE = None
+            play = functools.partial(map, functools.partial(_play, table))
+        done = 0
+        for part in play(_jobs(level, games, seed)):
+            parts.append(part)
+            done += len(part)
+            if progress is not None:
+                progress(done)
     return Played(np.concatenate(parts, axis=0))
 
 

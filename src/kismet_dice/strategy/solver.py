@@ -5,21 +5,24 @@ total capped at the top bonus threshold; the points already entered do not chang
 best from there on. ``values[mask, total]`` is the optimal expectation of the points still
 to come, bonus included (so a full sheet is worth just its bonus). Positions with more filled
 boxes come first; all positions with the same number of filled boxes are independent and are
-computed together in batches of columns, shared between two processes.
+computed together in batches of columns, shared between two worker processes (see
+:mod:`kismet_dice.strategy.workers`).
 """
 
 from __future__ import annotations
 
 import contextlib
-import multiprocessing as mp
+import functools
 import os
 from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 import numpy as np
 
 from kismet_dice.strategy import kernel
 from kismet_dice.strategy.dice_space import FloatArray, IntArray
 from kismet_dice.strategy.ruleset import RuleSet
+from kismet_dice.strategy.workers import STALL_SECONDS, Workers, context
 
 Progress = Callable[[int, int], None]
 """Called with (positions done, positions in all)."""
@@ -157,11 +160,19 @@ def count_positions(rules: RuleSet) -> int:
     return (sum(len(totals) for totals in reachable.values()) << others) - full_sheet
 
 
-def solve(rules: RuleSet, progress: Progress | None = None, processes: int | None = None) -> FloatArray:
+def solve(
+    rules: RuleSet,
+    progress: Progress | None = None,
+    processes: int | None = None,
+    *,
+    stall: float = STALL_SECONDS,
+) -> FloatArray:
     """``values[mask, total]`` for every reachable position; unreachable entries are NaN.
 
     ``processes`` (default: up to two, the cores this program aims at) share the work of each
-    layer; the table lives in shared memory, so they write their results in place.
+    layer; the table lives in shared memory, so they write their results in place. A worker
+    that dies, fails, or finishes no task for ``stall`` seconds stops the solve with
+    :class:`~kismet_dice.strategy.workers.SolveFailed`; the workers are stopped whatever happens.
 
     >>> from kismet_dice.strategy.ruleset import rule_set
     >>> one_box = rule_set("sixes", 1, 6, [("SIXES", lambda r: 6 * r.count(6), True)], [0])
@@ -171,9 +182,8 @@ def solve(rules: RuleSet, progress: Progress | None = None, processes: int | Non
     """
     boxes = len(rules.boxes)
     shape = (1 << boxes, rules.cap + 1)
-    workers = processes if processes is not None else min(2, os.cpu_count() or 1)
-    forking = workers > 1 and "fork" in mp.get_all_start_methods()
-    buffer = mp.get_context("fork").RawArray("d", shape[0] * shape[1]) if forking else None
+    size = processes if processes is not None else min(2, os.cpu_count() or 1)
+    buffer = context().RawArray("d", shape[0] * shape[1]) if size > 1 else None
     values: FloatArray = (
         np.frombuffer(buffer, dtype=np.float64).reshape(shape) if buffer is not None else np.empty(shape)
     )
@@ -181,32 +191,57 @@ def solve(rules: RuleSet, progress: Progress | None = None, processes: int | Non
     values[-1, :] = rules.bonus
     total = count_positions(rules)
     done = 0
-    global _SHARED
-    # Each process has its own copy of the workspace (forked), reused for all its batches.
-    _SHARED = (rules, kernel.box_tables(rules), values, kernel.Workspace.create(rules.space, BATCH_COLUMNS))
-    try:
-        pool = mp.get_context("fork").Pool(workers) if buffer is not None else None
-        with pool if pool is not None else contextlib.nullcontext():
-            for filled in range(boxes - 1, -1, -1):
-                masks, totals, copy_masks, copy_totals, same_totals = _layer(rules, filled)
-                # Every task of a layer reads only the layers after it, so they run side by side;
-                # forked workers inherit the shared table and the rule set, and only tasks travel.
-                tasks = _tasks(masks, totals)
-                for count in map(_work, tasks) if pool is None else pool.imap_unordered(_work, tasks):
-                    done += count
-                    if progress is not None:
-                        progress(done, total)
-                values[copy_masks, copy_totals] = values[copy_masks, same_totals]
-                done += len(copy_masks)
+    with contextlib.ExitStack() as stack:
+        compute: Callable[[Iterator[tuple[IntArray, IntArray]]], Iterator[int]]
+        if buffer is None:
+            state = _state(rules, values)
+            compute = functools.partial(map, functools.partial(_compute, state))
+        else:
+            # Each worker builds its own workspace, reused for all its batches, around the shared table.
+            workers = stack.enter_context(
+                Workers(
+                    size,
+                    _work,
+                    _start_worker,
+                    (rules, buffer, shape),
+                    what="The strategy table could not be computed",
+                    stall=stall,
+                )
+            )
+            compute = functools.partial(workers.map, ordered=False)
+        for filled in range(boxes - 1, -1, -1):
+            masks, totals, copy_masks, copy_totals, same_totals = _layer(rules, filled)
+            # Every task of a layer reads only the layers after it, so they run side by side;
+            # the workers hold the shared table and the rule set, and only tasks travel.
+            for count in compute(_tasks(masks, totals)):
+                done += count
                 if progress is not None:
                     progress(done, total)
+            values[copy_masks, copy_totals] = values[copy_masks, same_totals]
+            done += len(copy_masks)
+            if progress is not None:
+                progress(done, total)
         return values.copy()
-    finally:
-        _SHARED = None
 
 
-_SHARED: tuple[RuleSet, tuple[kernel.BoxTable, ...], FloatArray, kernel.Workspace] | None = None
+_State = tuple[RuleSet, tuple[kernel.BoxTable, ...], FloatArray, kernel.Workspace]
+_SHARED: _State | None = None
+"""In a worker process, what :func:`_start_worker` set up."""
 TASK_COLUMNS = 4 * BATCH_COLUMNS
+
+
+def _state(rules: RuleSet, values: FloatArray) -> _State:
+    return rules, kernel.box_tables(rules), values, kernel.Workspace.create(rules.space, BATCH_COLUMNS)
+
+
+def _start_worker(rules: RuleSet, buffer: Any, shape: tuple[int, int]) -> None:
+    global _SHARED
+    _SHARED = _state(rules, np.frombuffer(buffer, dtype=np.float64).reshape(shape))
+
+
+def _work(task: tuple[IntArray, IntArray]) -> int:
+    assert _SHARED is not None
+    return _compute(_SHARED, task)
 
 
 def _tasks(masks: IntArray, totals: IntArray) -> Iterator[tuple[IntArray, IntArray]]:
@@ -215,9 +250,8 @@ def _tasks(masks: IntArray, totals: IntArray) -> Iterator[tuple[IntArray, IntArr
         yield masks[start : start + TASK_COLUMNS], totals[start : start + TASK_COLUMNS]
 
 
-def _work(task: tuple[IntArray, IntArray]) -> int:
-    assert _SHARED is not None
-    rules, tables, values, work = _SHARED
+def _compute(state: _State, task: tuple[IntArray, IntArray]) -> int:
+    rules, tables, values, work = state
     masks, totals = task
     for start in range(0, len(masks), BATCH_COLUMNS):
         part = slice(start, start + BATCH_COLUMNS)

@@ -1,0 +1,238 @@
+"""Worker processes for the solver and the simulator, safe to start from any thread.
+
+The interfaces solve from a background thread of a process that runs other threads. Forking
+such a process copies the locks other threads hold at that instant (a child may then wait on
+one for ever) and its signal handlers (a child may then ignore SIGTERM). So workers come from
+a fork server, a single-threaded process multiprocessing starts once with a fresh interpreter
+(Linux), or else are spawned afresh; what they need travels with them to an initializer.
+
+Each worker has a pipe of its own: no lock is shared between processes, so a worker that dies
+(killed, out of memory) leaves no lock held that the parent or another worker would wait on,
+as it can with ``multiprocessing.Pool``. The parent waits on the pipes and on the workers'
+exit sentinels together, with a stall limit, so a dead or stuck worker becomes
+:class:`SolveFailed` rather than a wait for ever. Workers end with their parent (Linux: the
+parent-death signal), leave Ctrl+C to it, and are always stopped when the work ends, fails or
+is interrupted.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import multiprocessing as mp
+import os
+import signal
+import sys
+from collections.abc import Callable, Iterable, Iterator
+from multiprocessing.connection import Connection, wait
+from multiprocessing.context import ForkServerContext, SpawnContext
+from multiprocessing.process import BaseProcess
+from types import TracebackType
+from typing import Any, Generic, TypeVar
+
+STALL_SECONDS = 120.0
+"""How long the parent waits for any task to finish before it gives up on the workers: far more
+than the longest task takes (well under a second for the Kismet solve)."""
+
+STOP_SECONDS = 5.0
+"""How long a stopped worker gets to exit on SIGTERM before it is killed."""
+
+PRELOAD = ("kismet_dice.strategy.solver", "kismet_dice.strategy.simulate")
+"""Modules the fork server imports once, so each worker starts without importing NumPy again."""
+
+_PR_SET_PDEATHSIG = 1
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+class SolveFailed(RuntimeError):
+    """The work could not finish: a worker process died, failed or made no progress.
+
+    The message is one line for a person: what could not be done and why, without a traceback.
+    """
+
+
+def context() -> ForkServerContext | SpawnContext:
+    """The fork server where there is one (Linux), else fresh spawned interpreters; never a fork
+    of the calling process."""
+    if "forkserver" in mp.get_all_start_methods():
+        forkserver: ForkServerContext = mp.get_context("forkserver")
+        # Only takes effect before the fork server starts; "__main__" is multiprocessing's default.
+        forkserver.set_forkserver_preload(["__main__", *PRELOAD])
+        return forkserver
+    spawn: SpawnContext = mp.get_context("spawn")
+    return spawn
+
+
+def _end_with_parent() -> None:
+    """In a worker: default SIGTERM, no Ctrl+C (the parent handles it and stops the workers), and
+    on Linux a SIGTERM when the parent ends, however it ends."""
+    parent = os.getppid()
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, ctypes.c_ulong(signal.SIGTERM), 0, 0, 0)
+        if os.getppid() != parent:  # the parent ended before the signal was asked for
+            os._exit(1)
+
+
+def _serve(
+    connection: Connection,
+    initializer: Callable[..., None],
+    initargs: tuple[Any, ...],
+    function: Callable[[Any], Any],
+) -> None:
+    """A worker's life: set up, then answer tasks one at a time until told to stop or the parent goes."""
+    _end_with_parent()
+    try:
+        initializer(*initargs)
+    except Exception as error:
+        connection.send((False, type(error).__name__))
+        return
+    connection.send((True, None))
+    while True:
+        try:
+            task = connection.recv()
+        except EOFError:
+            return
+        if task is None:
+            return
+        try:
+            answer = (True, function(task))
+        except Exception as error:
+            answer = (False, type(error).__name__)
+        connection.send(answer)
+
+
+class Workers(Generic[T, R]):
+    """``processes`` workers applying ``function`` to tasks, each set up by ``initializer(*initargs)``.
+
+    Use as a context manager: leaving it stops every worker. ``function`` and ``initializer`` must
+    be module-level functions and ``initargs`` picklable (shared arrays pass as shared memory).
+    ``what`` begins the message of :class:`SolveFailed`.
+    """
+
+    def __init__(
+        self,
+        processes: int,
+        function: Callable[[T], R],
+        initializer: Callable[..., None],
+        initargs: tuple[Any, ...],
+        *,
+        what: str,
+        stall: float = STALL_SECONDS,
+    ) -> None:
+        self._function = function
+        self._initializer = initializer
+        self._initargs = initargs
+        self._size = processes
+        self._what = what
+        self._stall = stall
+        self._processes: list[BaseProcess] = []
+        self._connections: list[Connection] = []
+
+    def __enter__(self) -> Workers[T, R]:
+        try:
+            self._start()
+        except BaseException:
+            self.close()
+            raise
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def _start(self) -> None:
+        context_ = context()
+        for _ in range(self._size):
+            mine, theirs = context_.Pipe()
+            process = context_.Process(
+                target=_serve,
+                args=(theirs, self._initializer, self._initargs, self._function),
+                daemon=True,  # also stopped by multiprocessing when the parent exits normally
+            )
+            self._connections.append(mine)
+            try:
+                process.start()
+            except OSError as error:
+                raise SolveFailed(
+                    f"{self._what}: worker processes could not be started ({error.strerror or error})"
+                ) from error
+            finally:
+                theirs.close()
+            self._processes.append(process)
+        # Each worker says once it is set up, or why it could not be.
+        for connection in self._connections:
+            self._wait([connection])
+            self._receive(connection)
+
+    def _wait(self, busy: list[Connection]) -> list[Connection]:
+        """The busy connections with an answer, waiting at most the stall limit; a worker that
+        ended or no answer in time is a failure."""
+        sentinels = [process.sentinel for process in self._processes]
+        ready = wait([*busy, *sentinels], timeout=self._stall)
+        answered = [connection for connection in busy if connection in ready]
+        if answered:
+            return answered
+        if ready:
+            raise SolveFailed(f"{self._what}: a worker process ended unexpectedly")
+        raise SolveFailed(f"{self._what}: the worker processes made no progress for {self._stall:g} seconds")
+
+    def _receive(self, connection: Connection) -> Any:
+        try:
+            ok, answer = connection.recv()
+        except (EOFError, OSError) as error:
+            raise SolveFailed(f"{self._what}: a worker process ended unexpectedly") from error
+        if not ok:
+            raise SolveFailed(f"{self._what}: a worker process failed ({answer})")
+        return answer
+
+    def map(self, tasks: Iterable[T], *, ordered: bool = True) -> Iterator[R]:
+        """The results of ``tasks``, in their order (else as they come), one task per idle worker."""
+        pending = iter(enumerate(tasks))
+        idle = list(self._connections)
+        busy: dict[Connection, int] = {}
+        early: dict[int, R] = {}
+        following = 0
+        while True:
+            while idle:
+                item = next(pending, None)
+                if item is None:
+                    break
+                connection = idle.pop()
+                connection.send(item[1])
+                busy[connection] = item[0]
+            if not busy:
+                return
+            for connection in self._wait(list(busy)):
+                result: R = self._receive(connection)
+                index = busy.pop(connection)
+                idle.append(connection)
+                if not ordered:
+                    yield result
+                    continue
+                early[index] = result
+                while following in early:
+                    yield early.pop(following)
+                    following += 1
+
+    def close(self) -> None:
+        """Stop every worker (SIGTERM, then SIGKILL if need be) and wait for it to end."""
+        for process in self._processes:
+            if process.exitcode is None:
+                process.terminate()
+        for process in self._processes:
+            process.join(STOP_SECONDS)
+            if process.exitcode is None:
+                process.kill()
+                process.join()
+            with contextlib.suppress(ValueError):
+                process.close()
+        for connection in self._connections:
+            connection.close()
+        self._processes.clear()
+        self._connections.clear()
