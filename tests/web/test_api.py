@@ -7,13 +7,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 
 from kismet_dice.game import Game
-from kismet_dice.storage import Storage
-from kismet_dice.web import create_app
-from kismet_dice.web.store import StoreError, WebTables
+from kismet_dice.rules import Box
+from kismet_dice.storage import SavedGame, SavedGames, Storage, StorageError, WebTables
 from tests.web.helpers import QueuedDice, client, entries, faces, new_game, options, seat, seat_tokens, state
 
 
@@ -25,7 +23,9 @@ def test_a_new_game_has_one_secret_link_per_seat_and_a_plain_link(game: dict[str
     assert "seat" not in game["watch_link"]
     assert game["game"]["current_player"] == 0
     assert game["game"]["events"][0] == {
+        "index": 0,
         "kind": "roll_off",
+        "text": "Roll-off: Ann rolls 6, Bob rolls 2. Ann begins.",
         "seat": None,
         "faces": [[0, 6], [1, 2]],
         "hold": [],
@@ -261,7 +261,11 @@ def test_a_fourth_roll_and_a_filled_box_are_refused(
 
 def test_a_finished_game_takes_no_more_actions(tmp_path: Path) -> None:
     dice = QueuedDice(3)
-    web = client(tmp_path, dice)
+    with client(tmp_path, dice) as web:
+        finish_a_game(web, dice)
+
+
+def finish_a_game(web: TestClient, dice: QueuedDice) -> None:
     created = new_game(web, "Ann")
     (ann,) = seat_tokens(created)
     boxes = [entry["box"] for entry in created["game"]["players"][0]["sheet"]]
@@ -278,53 +282,76 @@ def test_a_finished_game_takes_no_more_actions(tmp_path: Path) -> None:
     assert state(web, created["id"]) == final
 
 
-def test_a_server_failure_is_one_line_of_json_without_a_traceback(tmp_path: Path) -> None:
-    class BrokenTables(WebTables):
-        def create(
-            self, table_id: str, game: Game, seat_digests: Sequence[str], levels: Sequence[str | None]
-        ) -> None:
-            raise RuntimeError("disk on fire at /secret/path")
+def test_a_server_failure_is_one_line_of_json_without_a_traceback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def on_fire(self: WebTables, *args: object) -> SavedGame:
+        raise RuntimeError("disk on fire at /secret/path")
 
-    web = TestClient(create_app(BrokenTables(tmp_path), QueuedDice(6, 1)), raise_server_exceptions=False)
-    response = web.post("/api/games", json={"players": [{"name": "Ann"}]})
+    monkeypatch.setattr(WebTables, "create", on_fire)
+    with client(tmp_path, QueuedDice(6, 1)) as web:
+        response = web.post("/api/games", json={"players": [{"name": "Ann"}]})
     assert response.status_code == 500
     assert set(response.json()) == {"error"}
     assert "Traceback" not in response.text and "/secret/path" not in response.text
 
 
-def test_a_game_that_cannot_be_saved_is_not_shown_changed(tmp_path: Path) -> None:
-    class FailingOnce(WebTables):
-        fail = False
+def test_a_game_that_cannot_be_saved_is_not_shown_changed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    saving = SavedGames.save
+    failing = {"now": False}
 
-        def save(self, table_id: str, game: Game, *, assisted: bool = False) -> None:
-            if self.fail:
-                self.fail = False
-                raise StoreError("the disk is full")
-            super().save(table_id, game, assisted=assisted)
+    def save_or_fail(
+        self: SavedGames, game_id: int, game: Game, *, version: int, assisted: bool = False
+    ) -> SavedGame:
+        if failing["now"]:
+            failing["now"] = False
+            raise StorageError(f"{tmp_path}/kismet.sqlite3: the disk is full", public="the disk is full")
+        return saving(self, game_id, game, version=version, assisted=assisted)
 
-    store = FailingOnce(tmp_path)
+    monkeypatch.setattr(SavedGames, "save", save_or_fail)
     dice = QueuedDice(6, 1)
-    web = TestClient(create_app(store, dice), raise_server_exceptions=False)
-    created = new_game(web, "Ann", "Bob")
-    ann, _ = seat_tokens(created)
-    before = state(web, created["id"])
-    store.fail = True
-    dice.push(1, 2, 3, 4, 5)
-    refused(act(web, created["id"], "roll", {}, seat(ann)), 503, "disk is full")
-    assert state(web, created["id"]) == before
+    with client(tmp_path, dice) as web:
+        created = new_game(web, "Ann", "Bob")
+        ann, _ = seat_tokens(created)
+        before = state(web, created["id"])
+        failing["now"] = True
+        dice.push(1, 2, 3, 4, 5)
+        refused(act(web, created["id"], "roll", {}, seat(ann)), 503, "disk is full")
+        assert str(tmp_path) not in act(web, created["id"], "roll", {"hold": [9]}, seat(ann)).text
+        assert state(web, created["id"]) == before
 
 
 def test_every_api_endpoint_is_in_the_openapi_schema_with_its_answers(web: TestClient) -> None:
     schema = web.get("/openapi.json").json()
-    app_routes = [route for route in web.app.routes if isinstance(route, APIRoute)]  # type: ignore[attr-defined]
-    api_routes = [route for route in app_routes if route.path.startswith("/api/")]
-    assert len(api_routes) >= 6
-    for route in api_routes:
-        for method in route.methods:
-            operation = schema["paths"][route.path][method.lower()]
-            success = operation["responses"][str(route.status_code or 200)]
-            assert "schema" in success["content"]["application/json"], route.path
-            if "{table_id}" in route.path:
-                assert operation["responses"]["404"]["content"]["application/json"]["schema"] == {
-                    "$ref": "#/components/schemas/ErrorBody"
-                }
+    operations = [
+        (path, method, operation)
+        for path, methods in schema["paths"].items()
+        for method, operation in methods.items()
+        if path.startswith("/api/")
+    ]
+    assert len(operations) >= 9
+    for path, method, operation in operations:
+        success = next(status for status in operation["responses"] if status.startswith("2"))
+        assert "schema" in operation["responses"][success]["content"]["application/json"], (path, method)
+        if "{table_id}" in path:
+            assert operation["responses"]["404"]["content"]["application/json"]["schema"] == {
+                "$ref": "#/components/schemas/ErrorBody"
+            }
+
+
+def test_the_schema_states_the_real_limits(web: TestClient) -> None:
+    schemas = web.get("/openapi.json").json()["components"]["schemas"]
+    name = schemas["SeatRequest"]["properties"]["name"]
+    assert (name["minLength"], name["maxLength"]) == (1, 24)
+    assert schemas["ScoreRequest"]["properties"]["box"]["enum"] == [box.name for box in Box]
+    assert schemas["NewGameRequest"]["properties"]["players"]["maxItems"] == 6
+    limits = web.get("/api/limits").json()
+    assert limits["max_seats"] == 6 and limits["max_name_length"] == 24
+    assert limits["levels"] == ["easy", "medium", "hard"] and len(limits["boxes"]) == 15
+
+
+def test_no_page_of_the_server_loads_a_script_from_elsewhere(web: TestClient) -> None:
+    assert web.get("/docs").status_code == 404
+    assert "http" not in web.get("/").text.replace("http-equiv", "")

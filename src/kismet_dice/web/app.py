@@ -80,7 +80,10 @@ def create_app(
         finally:
             await service.stop()
 
-    app = FastAPI(title="Kismet", version="2", description=DESCRIPTION, lifespan=lifespan)
+    # No /docs or /redoc: their pages load scripts from a CDN. The schema is at /openapi.json.
+    app = FastAPI(
+        title="Kismet", version="2", description=DESCRIPTION, lifespan=lifespan, docs_url=None, redoc_url=None
+    )
     app.add_middleware(BodyLimit)
     errors.install(app)
     app.include_router(games.router)

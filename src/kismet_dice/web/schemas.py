@@ -10,16 +10,16 @@ from datetime import datetime
 from typing import Annotated, Literal
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
     PlainSerializer,
     PlainValidator,
-    StringConstraints,
     WithJsonSchema,
 )
 
-from kismet_dice.game import MAX_NAME_LENGTH
+from kismet_dice.game import MAX_NAME_LENGTH, check_name
 from kismet_dice.rules import Box
 from kismet_dice.session import MAX_SEATS
 from kismet_dice.strategy import Level
@@ -43,7 +43,8 @@ BoxName = Annotated[
 
 ComputerState = Literal["not_loaded", "getting_ready", "ready", "unavailable"]
 
-Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_NAME_LENGTH)]
+Name = Annotated[str, Field(min_length=1, max_length=MAX_NAME_LENGTH), AfterValidator(check_name)]
+"""A player's name: 1 to 24 characters, no control characters; surrounding spaces are removed."""
 Position = Annotated[int, Field(ge=0, le=4)]
 Token = Annotated[str, Field(max_length=200)]
 

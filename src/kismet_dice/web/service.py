@@ -93,8 +93,10 @@ class WebService:
     # --- the server's life --------------------------------------------------------------
 
     def start(self) -> None:
-        """Have the computer ready before it is asked; let computers whose turn it was play on."""
-        self.readiness.start()
+        """Have the computer ready before it is asked, if that only means loading its stored
+        table (a solve waits until something needs it); let computers whose turn it was play on."""
+        if self.computer.stored:
+            self.readiness.start()
         try:
             waiting = self.tables.unfinished()
         except Exception:
