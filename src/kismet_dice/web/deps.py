@@ -1,4 +1,6 @@
-"""What routes are given: the server's service, and the seat token a request carries."""
+"""What routes are given: the server's service, and the seat token a request carries.
+
+The dependency is a coroutine so that FastAPI calls it on the event loop, not in a thread."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from kismet_dice.web.service import WebService
 SEAT_TOKEN_HEADER = "X-Seat-Token"
 
 
-def service(connection: HTTPConnection) -> WebService:
+async def service(connection: HTTPConnection) -> WebService:
     found: WebService = connection.app.state.service
     return found
 
