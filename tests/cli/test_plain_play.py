@@ -12,7 +12,7 @@ from kismet_dice.cli import main
 from kismet_dice.cli.play import EndOfInput, PlainTable
 from kismet_dice.game import ScriptedDice
 from kismet_dice.session import Seat, Session
-from kismet_dice.strategy import Computer, StrategyTable
+from kismet_dice.strategy import Computer, Level, StrategyTable
 from tests.game.helpers import draws
 from tests.game.test_solo_game import TURNS
 
@@ -65,8 +65,8 @@ def test_second_kismet_is_announced_with_its_penalties() -> None:
     with pytest.raises(EndOfInput):
         PlainTable(io.StringIO(typed), sink).play(humans(Game(["Ann", "Bob"], rng=ScriptedDice(faces))))
     out = sink.getvalue()
-    assert "Roll-off for the first turn: Ann rolls 6, Bob rolls 1." in out
-    assert "SECOND KISMET! Ann rolled five of a kind with a Kismet already scored." in out
+    assert "Roll-off: Ann rolls 6, Bob rolls 1. Ann begins." in out
+    assert "Second Kismet! Ann rolled five of a kind with a Kismet already scored." in out
     assert "Bob loses a turn: 0 in Ones." in out
     assert "Ann leads from now on." in out
 
@@ -111,7 +111,7 @@ def test_a_seed_makes_the_whole_game_repeatable(
     monkeypatch.setenv("KISMET_HOME", str(tmp_path / "second"))
     second = play_command(typed, ["--seed", "42", "Solo"], monkeypatch, capsys)
     assert first == second
-    assert "The game is over." in first[1]
+    assert "The game is over:" in first[1]
 
 
 def test_bad_names_on_the_command_line_get_one_line(
@@ -124,14 +124,14 @@ def test_bad_names_on_the_command_line_get_one_line(
 
 def test_a_computer_seat_plays_its_turn_aloud() -> None:
     game = Game(["Ann", "Cid"], rng=ScriptedDice([1, 6] + [6] * 5 + [1, 2, 3, 4, 6]))
-    session = Session(game, [Seat("Ann"), Seat("Cid", "easy")], computer=Computer().player)
+    session = Session(game, [Seat("Ann"), Seat("Cid", Level.EASY)], computer=Computer().player)
     sink = io.StringIO()
     with pytest.raises(EndOfInput):
         PlainTable(io.StringIO(""), sink, computer=Computer()).play(session)
     out = sink.getvalue()
     assert "Kismet for 2: Ann, Cid (computer, easy)." in out
     assert "Round 1: Cid (computer, easy)'s turn (0 points so far)." in out
-    assert "Cid rolls: 6 black, 6 black, 6 black, 6 black, 6 black." in out
+    assert "Cid rolls 6 black, 6 black, 6 black, 6 black, 6 black." in out
     assert "Cid enters 80 in Kismet; total 80." in out
     assert "Round 1: Ann's turn" in out
 
@@ -148,7 +148,7 @@ def test_hint_asks_first_then_ranks_the_options(kismet_table: StrategyTable) -> 
     assert out.count("Advice marks this game as assisted") == 2
     assert out.count("Advice, best first, with the expected final total:") == 2
     # Five sixes on an empty sheet: the Kismet box first, by the solved table.
-    assert "  1. score Kismet: " in out
+    assert "  1. enter 80 in Kismet: " in out
     assert session.assisted
 
 
@@ -157,4 +157,4 @@ def test_a_computer_level_that_does_not_exist_is_one_line(
 ) -> None:
     status, out, err = play_command("", ["Ann", "Hal=expert"], monkeypatch, capsys)
     assert status == 2 and out == ""
-    assert err == "kismet: a computer player is easy, medium or hard, not 'expert'\n"
+    assert err == "kismet: a computer player is easy, medium, hard, not 'expert'\n"

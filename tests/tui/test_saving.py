@@ -54,7 +54,7 @@ async def test_the_last_set_up_is_remembered(storage: Storage) -> None:
     async with app.run_test(size=(100, 30)) as pilot:
         screen = app.screen
         assert isinstance(screen, StartScreen)
-        assert [row.read() for row in screen.query("SeatRow")] == [Seat("Player")]  # type: ignore[attr-defined]
+        assert [row.read() for row in screen.query("SeatRow")] == [Seat("Player 1")]  # type: ignore[attr-defined]
         await pilot.press("ctrl+a")
         await pilot.pause()
         inputs = list(screen.query(Input))

@@ -9,7 +9,7 @@ from kismet_dice.game import ScriptedDice
 from kismet_dice.rules import Box
 from kismet_dice.session import Seat, Setup
 from kismet_dice.storage import Storage
-from kismet_dice.strategy import Computer
+from kismet_dice.strategy import Computer, Level
 from kismet_dice.tui import KismetApp
 from kismet_dice.tui.app import SETUP_KEY
 from kismet_dice.tui.widgets import KEY_OF_BOX
@@ -20,7 +20,7 @@ FOLDER = ROOT / ("docs" if os.environ.get("KISMET_SCREENSHOT") == "docs" else "b
 
 
 async def test_the_table_as_the_readme_shows_it(storage: Storage) -> None:
-    storage.settings.put(SETUP_KEY, Setup((Seat("Ann"), Seat("Cid", "medium"))).to_json())
+    storage.settings.put(SETUP_KEY, Setup((Seat("Ann"), Seat("Cid", Level.MEDIUM))).to_json())
     faces = [5, 2] + [3, 3, 5, 4, 3] + [3, 3] + [2, 5, 5, 1, 6] + [5, 5, 2] + [5, 2, 5, 5, 2, 1, 6, 3, 4]
     app = KismetApp(storage, computer=Computer(), rng=ScriptedDice(faces), pace=0)
     async with app.run_test(size=(100, 28)) as pilot:

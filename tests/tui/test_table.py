@@ -41,9 +41,9 @@ async def test_a_whole_solo_game_by_key_presses(storage: Storage) -> None:
             for hold in holds:
                 # Keys hold the dice to keep; a held die is pressed again only to free it.
                 for position in hold:
-                    if position not in app.screen.session.hold:
+                    if position not in app.screen.hold:
                         await pilot.press(str(position + 1))
-                for position in set(app.screen.session.hold) - set(hold):
+                for position in set(app.screen.hold) - set(hold):
                     await pilot.press(str(position + 1))
                 await pilot.press("r")
             assert app.screen.session.game.dice == tuple(rolls[-1])
@@ -54,9 +54,9 @@ async def test_a_whole_solo_game_by_key_presses(storage: Storage) -> None:
         # The last entry ends the game: the final sheets, then the Hall of Fame asks a name.
         await pilot.pause()
         assert isinstance(app.screen, NameScreen)
-        assert "Player, 403 enters the Hall of Fame!" in str(app.screen.query_one("#question").render())
+        assert "Player 1, 403 enters the Hall of Fame!" in str(app.screen.query_one("#question").render())
         name_box = app.screen.query_one(Input)
-        assert name_box.value == "Player"
+        assert name_box.value == "Player 1"
         name_box.value = ""
         await pilot.press("enter")  # an empty name is refused, with the reason
         assert isinstance(app.screen, NameScreen)
@@ -69,7 +69,7 @@ async def test_a_whole_solo_game_by_key_presses(storage: Storage) -> None:
         await pilot.press("escape")
         assert isinstance(app.screen, EndScreen)
         assert app.screen.session.game.total(0) == 403
-        assert "Player scores 403." in str(app.screen.query_one("#winners").render())
+        assert "Player 1 scores 403." in str(app.screen.query_one("#winners").render())
     # The finished game is not offered for resuming.
     assert storage.games.unfinished().games == ()
 
@@ -90,9 +90,9 @@ async def test_clicking_a_die_holds_it_and_clicking_a_box_twice_scores(storage: 
         await pilot.click("#die-1")
         await pilot.click("#die-2")
         await pilot.click("#die-3")
-        assert app.screen.session.hold == {0, 1, 2}
+        assert app.screen.hold == {0, 1, 2}
         await pilot.click("#die-3")
-        assert app.screen.session.hold == {0, 1}
+        assert app.screen.hold == {0, 1}
         await pilot.press("space")
         assert app.screen.session.game.dice == (6, 6, 6, 6, 6)
         sheet = app.screen.query_one(SheetView)
@@ -128,7 +128,7 @@ async def test_second_kismet_is_announced_and_moves_the_lead(storage: Storage) -
         await pilot.press("space", KEY_OF_BOX[Box.FIVES])  # Ann: second Kismet
         assert isinstance(app.screen, NoticeScreen)
         text = str(app.screen.query_one("#notice").render())
-        assert "Ann rolled a second Kismet!" in text
+        assert "Second Kismet! Ann rolled five of a kind" in text
         assert "Bob loses a turn: 0 in Ones." in text and "Cid loses a turn: 0 in Ones." in text
         await pilot.press("enter")
         table = app.screen
@@ -141,7 +141,7 @@ async def test_holding_before_the_first_roll_is_refused_with_a_message(storage: 
     app = make_app(storage, [1, 1, 2, 3, 4, 6])
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("enter", "1")
-        assert app.screen.session.hold == frozenset()
+        assert app.screen.hold == frozenset()
         assert any("Roll first" in str(n.message) for n in app._notifications)
 
 

@@ -93,7 +93,7 @@ def run_play(options: argparse.Namespace) -> int:
         table.say("\nInput ended; the game stops here.")
         if session is not None and session.version and session.keeper.problem is None:
             table.say("It is saved: run kismet play again to resume it.")
-    except StorageError as error:
+    except (StorageError, IllegalAction) as error:
         raise UserError(str(error)) from None
     finally:
         storage.close()
