@@ -10,9 +10,9 @@ Each worker has a pipe of its own: no lock is shared between processes, so a wor
 (killed, out of memory) leaves no lock held that the parent or another worker would wait on,
 as it can with ``multiprocessing.Pool``. The parent waits on the pipes and on the workers'
 exit sentinels together, with a stall limit, so a dead or stuck worker becomes
-:class:`SolveFailed` rather than a wait for ever. Workers end with their parent (Linux: the
-parent-death signal), leave Ctrl+C to it, and are always stopped when the work ends, fails or
-is interrupted.
+:class:`SolveFailed` rather than a wait for ever. Workers end with their parent, however it
+ends (a pipe that only the parent holds open), leave Ctrl+C to it, and are always stopped when
+the work ends, fails or is interrupted.
 """
 
 from __future__ import annotations
@@ -23,6 +23,8 @@ import multiprocessing as mp
 import os
 import signal
 import sys
+import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from multiprocessing.connection import Connection, wait
 from multiprocessing.context import ForkServerContext, SpawnContext
@@ -65,27 +67,40 @@ def context() -> ForkServerContext | SpawnContext:
     return spawn
 
 
-def _end_with_parent() -> None:
+def _end_with_parent(lifeline: Connection) -> None:
     """In a worker: default SIGTERM, no Ctrl+C (the parent handles it and stops the workers), and
-    on Linux a SIGTERM when the parent ends, however it ends."""
+    a SIGTERM as soon as the parent ends, however it ends, even in the middle of a task.
+
+    The parent holds the other end of ``lifeline`` and never writes to it: the read ends when the
+    parent closes it or dies. (A worker's parent process is the fork server, which lives as long as
+    any worker does; the parent-death signal asked for on Linux only covers the fork server.)
+    """
     parent = os.getppid()
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if sys.platform.startswith("linux"):
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(_PR_SET_PDEATHSIG, ctypes.c_ulong(signal.SIGTERM), 0, 0, 0)
-        if os.getppid() != parent:  # the parent ended before the signal was asked for
+        if os.getppid() != parent:  # the fork server ended before the signal was asked for
             os._exit(1)
+
+    def watch() -> None:
+        with contextlib.suppress(EOFError, OSError):
+            lifeline.recv_bytes()
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    threading.Thread(target=watch, name="lifeline", daemon=True).start()
 
 
 def _serve(
     connection: Connection,
+    lifeline: Connection,
     initializer: Callable[..., None],
     initargs: tuple[Any, ...],
     function: Callable[[Any], Any],
 ) -> None:
     """A worker's life: set up, then answer tasks one at a time until told to stop or the parent goes."""
-    _end_with_parent()
+    _end_with_parent(lifeline)
     try:
         initializer(*initargs)
     except Exception as error:
@@ -132,6 +147,7 @@ class Workers(Generic[T, R]):
         self._stall = stall
         self._processes: list[BaseProcess] = []
         self._connections: list[Connection] = []
+        self._lifelines: list[Connection] = []
 
     def __enter__(self) -> Workers[T, R]:
         try:
@@ -150,12 +166,14 @@ class Workers(Generic[T, R]):
         context_ = context()
         for _ in range(self._size):
             mine, theirs = context_.Pipe()
+            lifeline, held = context_.Pipe(duplex=False)
             process = context_.Process(
                 target=_serve,
-                args=(theirs, self._initializer, self._initargs, self._function),
+                args=(theirs, lifeline, self._initializer, self._initargs, self._function),
                 daemon=True,  # also stopped by multiprocessing when the parent exits normally
             )
             self._connections.append(mine)
+            self._lifelines.append(held)
             try:
                 process.start()
             except OSError as error:
@@ -164,6 +182,7 @@ class Workers(Generic[T, R]):
                 ) from error
             finally:
                 theirs.close()
+                lifeline.close()
             self._processes.append(process)
         # Each worker says once it is set up, or why it could not be.
         for connection in self._connections:
@@ -204,7 +223,10 @@ class Workers(Generic[T, R]):
                 if item is None:
                     break
                 connection = idle.pop()
-                connection.send(item[1])
+                try:
+                    connection.send(item[1])
+                except OSError as error:  # the worker at the other end has gone
+                    raise SolveFailed(f"{self._what}: a worker process ended unexpectedly") from error
                 busy[connection] = item[0]
             if not busy:
                 return
@@ -225,14 +247,20 @@ class Workers(Generic[T, R]):
         for process in self._processes:
             if process.exitcode is None:
                 process.terminate()
+                if process.pid is not None and hasattr(signal, "SIGCONT"):
+                    # A stopped worker acts on SIGTERM only once it runs again.
+                    with contextlib.suppress(OSError):
+                        os.kill(process.pid, signal.SIGCONT)
+        deadline = time.monotonic() + STOP_SECONDS
         for process in self._processes:
-            process.join(STOP_SECONDS)
+            process.join(max(0.0, deadline - time.monotonic()))
             if process.exitcode is None:
                 process.kill()
                 process.join()
             with contextlib.suppress(ValueError):
                 process.close()
-        for connection in self._connections:
+        for connection in [*self._connections, *self._lifelines]:
             connection.close()
         self._processes.clear()
         self._connections.clear()
+        self._lifelines.clear()

@@ -1,0 +1,251 @@
+"""Worker processes: safe to start from a thread of a busy process, never waited on for ever, never left.
+
+Workers come from multiprocessing's fork server. It stays up once started, with multiprocessing's
+resource tracker, for the life of the process that started them: those two service processes
+may remain children of the test process; workers never do.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import multiprocessing as mp
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from kismet_dice.strategy import Computer, ComputerUnavailable, SolveFailed
+from kismet_dice.strategy.ruleset import RuleSet, yahtzee_rules
+from kismet_dice.strategy.simulate import run
+from kismet_dice.strategy.solver import solve
+
+SERVICES = ("multiprocessing.forkserver", "multiprocessing.resource_tracker")
+"""What the command line of multiprocessing's own long-lived helper processes contains."""
+
+SRC = Path(__file__).resolve().parents[2] / "src"
+
+
+def small_rules() -> RuleSet:
+    """Yahtzee's upper section, Yahtzee and Chance: eight boxes, solved in a fraction of a second."""
+    yahtzee = yahtzee_rules()
+    boxes = yahtzee.boxes[:6] + tuple(box for box in yahtzee.boxes if box.name in ("YAHTZEE", "CHANCE"))
+    return dataclasses.replace(yahtzee, name="small", boxes=boxes)
+
+
+def parent_of(pid: int) -> int | None:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return int(stat.rsplit(")", 1)[1].split()[1])
+
+
+def children_of(pid: int) -> list[int]:
+    return [
+        int(entry.name)
+        for entry in Path("/proc").iterdir()
+        if entry.name.isdigit() and parent_of(int(entry.name)) == pid
+    ]
+
+
+def command_line(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except OSError:
+        return ""
+
+
+def running(pid: int) -> bool:
+    """Whether ``pid`` exists and is not a zombie (a process that ended but was not reaped yet)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def assert_no_worker_left() -> None:
+    """No child process but the fork server and the resource tracker (one each), and they have no children."""
+    assert mp.active_children() == []
+    if not sys.platform.startswith("linux"):
+        return
+    left = [pid for pid in children_of(os.getpid()) if running(pid)]
+    kinds = [next((service for service in SERVICES if service in command_line(pid)), None) for pid in left]
+    assert None not in kinds, [command_line(pid) for pid in left]
+    assert len(kinds) == len(set(kinds))
+    assert [child for pid in left for child in children_of(pid) if running(child)] == []
+
+
+@pytest.fixture
+def busy_threads() -> Iterator[None]:
+    """Three threads that take locks, print and compute all the time, as a server's threads do."""
+    stop = threading.Event()
+    lock = threading.Lock()
+
+    def churn() -> None:
+        sink = io.StringIO()
+        while not stop.is_set():
+            with lock:
+                print("busy", file=sink)
+                np.arange(1000).sum()
+            sink.seek(0)
+            sink.truncate()
+
+    threads = [threading.Thread(target=churn, daemon=True) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    yield
+    stop.set()
+    for thread in threads:
+        thread.join()
+
+
+def in_thread(work: Callable[[], object]) -> object:
+    """What ``work`` returns or raises, run on a fresh thread."""
+    outcome: list[object] = []
+
+    def target() -> None:
+        try:
+            outcome.append(work())
+        except BaseException as error:
+            outcome.append(error)
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join()
+    return outcome[0]
+
+
+def kill_a_worker(done: int, total: int) -> None:
+    """A progress callback that kills a worker process outright, as the out-of-memory killer would."""
+    victims = [child for child in mp.active_children() if child.pid is not None]
+    if victims:
+        os.kill(victims[0].pid or 0, signal.SIGKILL)
+
+
+@pytest.mark.timeout(120)
+def test_twenty_solves_from_threads_of_a_busy_process_all_finish_alike_and_leave_no_worker(
+    busy_threads: None,
+) -> None:
+    rules = small_rules()
+    expected = solve(rules, processes=1)
+    for _ in range(20):
+        values = in_thread(lambda: solve(rules, processes=2))
+        assert isinstance(values, np.ndarray)
+        np.testing.assert_array_equal(values, expected)
+    assert_no_worker_left()
+
+
+@pytest.mark.timeout(120)
+def test_a_worker_killed_in_the_middle_of_a_solve_makes_it_fail_instead_of_hang() -> None:
+    outcome = in_thread(lambda: solve(small_rules(), kill_a_worker, processes=2, stall=3))
+    assert isinstance(outcome, SolveFailed)
+    message = str(outcome)
+    assert message.startswith("The strategy table could not be computed: ") and "\n" not in message
+    assert_no_worker_left()
+
+
+@pytest.mark.timeout(120)
+def test_a_worker_that_stops_making_progress_fails_the_solve_after_the_stall_limit() -> None:
+    def stop_a_worker(done: int, total: int) -> None:
+        for child in mp.active_children():
+            os.kill(child.pid or 0, signal.SIGSTOP)
+
+    outcome = in_thread(lambda: solve(small_rules(), stop_a_worker, processes=2, stall=2))
+    assert isinstance(outcome, SolveFailed)
+    assert "no progress for 2 seconds" in str(outcome)
+    assert_no_worker_left()
+
+
+@pytest.mark.timeout(120)
+def test_an_interrupted_solve_stops_its_workers() -> None:
+    def interrupt(done: int, total: int) -> None:
+        raise KeyboardInterrupt
+
+    assert isinstance(in_thread(lambda: solve(small_rules(), interrupt, processes=2)), KeyboardInterrupt)
+    assert_no_worker_left()
+
+
+@pytest.mark.timeout(120)
+def test_a_simulation_from_a_thread_plays_the_same_games_on_two_workers_as_on_one() -> None:
+    alone = run("easy", 500, processes=1, seed=1)
+    shared = in_thread(lambda: run("easy", 500, processes=2, seed=1))
+    assert isinstance(shared, type(alone))
+    np.testing.assert_array_equal(shared.entries, alone.entries)
+    assert shared.entries.shape == (500, alone.entries.shape[1])
+    assert_no_worker_left()
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="the computer solves in worker processes on two cores")
+def test_the_computer_that_cannot_solve_is_unavailable_with_a_reason_and_tries_again(tmp_path: Path) -> None:
+    computer = Computer(directory=tmp_path)
+    assert computer.failure is None
+    attempts: list[int] = []
+
+    def note_and_kill(done: int, total: int) -> None:
+        attempts.append(done)
+        kill_a_worker(done, total)
+
+    for _ in range(2):
+        before = len(attempts)
+        with pytest.raises(ComputerUnavailable) as raised:
+            computer.advisor(note_and_kill)
+        # Each call solves (and reports progress) again rather than repeating the first failure.
+        assert len(attempts) > before
+        assert str(raised.value) == computer.failure
+        assert computer.failure is not None and "\n" not in computer.failure
+        assert computer.failure.startswith("The strategy table could not be computed")
+        assert not computer.ready
+    assert_no_worker_left()
+
+
+ORPHAN = textwrap.dedent(
+    """
+    import time
+    from kismet_dice.strategy.workers import Workers
+
+    def nap(seconds):
+        print("napping", flush=True)  # from the worker, on the parent's standard output
+        time.sleep(seconds)
+
+    if __name__ == "__main__":
+        with Workers(2, nap, int, (), what="Napping") as workers:
+            list(workers.map([3600, 3600]))
+    """
+)
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="finds the processes in /proc")
+def test_busy_workers_and_the_fork_server_end_when_the_process_that_started_them_is_killed(
+    tmp_path: Path,
+) -> None:
+    script = tmp_path / "orphan.py"
+    script.write_text(ORPHAN)
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")])}
+    with subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, env=environment) as parent:
+        try:
+            assert parent.stdout is not None
+            assert [parent.stdout.readline() for _ in range(2)] == [b"napping\n"] * 2
+            services = children_of(parent.pid)
+            (server,) = [pid for pid in services if "multiprocessing.forkserver" in command_line(pid)]
+            workers = children_of(server)
+            assert len(workers) == 2
+        finally:
+            parent.kill()
+            parent.wait()
+    # They go on their own once the parent is gone; this only waits for that to be seen.
+    deadline = time.monotonic() + 60
+    while any(map(running, services + workers)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert [command_line(pid) for pid in services + workers if running(pid)] == []
