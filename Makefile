@@ -28,7 +28,7 @@ lint: $(READY_DEV)
 	$(BIN)/ruff format --check src tests
 
 typecheck: $(READY_DEV)
-	$(BIN)/mypy --strict src
+	$(BIN)/mypy --strict src tests
 
 # The browser tests drive Debian's Chromium; Playwright's own browser download does not work here.
 browser:

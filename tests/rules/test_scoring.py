@@ -31,7 +31,7 @@ def _same_colour(a: int, b: int) -> bool:
 KISMETS = {_sorted(f, f, f, f, f) for f in FACES}
 FOURS_OF_A_KIND = {_sorted(f, f, f, f, x) for f in FACES for x in FACES}
 THREES_OF_A_KIND = {_sorted(f, f, f, x, y) for f in FACES for x in FACES for y in FACES}
-STRAIGHTS = {(1, 2, 3, 4, 5), (2, 3, 4, 5, 6)}
+STRAIGHTS: set[tuple[int, ...]] = {(1, 2, 3, 4, 5), (2, 3, 4, 5, 6)}
 FLUSHES = {_sorted(*dice) for low in (1, 2, 3) for dice in itertools.product((low, 7 - low), repeat=5)}
 FULL_HOUSES = {_sorted(a, a, a, b, b) for a in FACES for b in FACES if a != b} | KISMETS
 FULL_HOUSES_SAME_COLOUR = {_sorted(a, a, a, b, b) for a in FACES for b in FACES if _same_colour(a, b)}
@@ -42,7 +42,7 @@ def expected(box: Box, roll: tuple[int, ...]) -> int:
     total = sum(roll)
     if box.value <= 6:
         return box.value * roll.count(box.value)
-    table = {
+    table: dict[Box, tuple[set[tuple[int, ...]], int]] = {
         Box.TWO_PAIR_SAME_COLOR: (TWO_PAIRS_SAME_COLOUR, total),
         Box.THREE_OF_A_KIND: (THREES_OF_A_KIND, total),
         Box.STRAIGHT: (STRAIGHTS, 30),

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from kismet_dice.rules import IllegalAction
-from kismet_dice.storage import NotEligible, Storage
+from kismet_dice.storage import HallEntry, NotEligible, Storage
 
 
-def submit(storage: Storage, name: str, total: int, players: int = 1) -> object:
+def submit(storage: Storage, name: str, total: int, players: int = 1) -> HallEntry | None:
     return storage.hall.submit(name, total, players=players, computer=False, assisted=False)
 
 
@@ -57,7 +57,8 @@ def test_a_tie_ranks_below_the_entry_already_there(storage: Storage) -> None:
     first = submit(storage, "First", 200)
     second = submit(storage, "Second", 200)
     top = submit(storage, "Top", 201)
-    assert (first.rank, second.rank, top.rank) == (1, 2, 1)  # type: ignore[attr-defined]
+    assert first is not None and second is not None and top is not None
+    assert (first.rank, second.rank, top.rank) == (1, 2, 1)
     assert [e.name for e in storage.hall.entries()] == ["Top", "First", "Second"]
 
 

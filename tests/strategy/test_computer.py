@@ -10,7 +10,7 @@ from kismet_dice.strategy import Computer, StrategyTable
 def test_easy_and_medium_need_no_table() -> None:
     computer = Computer()
     for level in ("easy", "medium"):
-        assert computer.player(level).level == level  # type: ignore[attr-defined]
+        assert computer.player(level).level == level
     assert not computer.ready
 
 

@@ -20,6 +20,13 @@ from tests.game.helpers import draws
 from tests.game.test_solo_game import TURNS
 
 
+def table_of(app: KismetApp) -> TableScreen:
+    """The table the app shows (a test fails here if it shows something else)."""
+    screen = app.screen
+    assert isinstance(screen, TableScreen)
+    return screen
+
+
 def make_app(storage: Storage, faces: list[int], *names: str) -> KismetApp:
     """The app with every die scripted and, when names are given, that set-up remembered."""
     if names:
@@ -41,16 +48,16 @@ async def test_a_whole_solo_game_by_key_presses(storage: Storage) -> None:
             for hold in holds:
                 # Keys hold the dice to keep; a held die is pressed again only to free it.
                 for position in hold:
-                    if position not in app.screen.hold:
+                    if position not in table_of(app).hold:
                         await pilot.press(str(position + 1))
-                for position in set(app.screen.hold) - set(hold):
+                for position in set(table_of(app).hold) - set(hold):
                     await pilot.press(str(position + 1))
                 await pilot.press("r")
-            assert app.screen.session.game.dice == tuple(rolls[-1])
+            assert table_of(app).session.game.dice == tuple(rolls[-1])
             await pilot.press(KEY_OF_BOX[box])
             await pilot.pause()
             if box is not Box.KISMET:
-                assert app.screen.session.game.sheet(0)[box] == points
+                assert table_of(app).session.game.sheet(0)[box] == points
         # The last entry ends the game: the final sheets, then the Hall of Fame asks a name.
         await pilot.pause()
         assert isinstance(app.screen, NameScreen)
@@ -68,7 +75,7 @@ async def test_a_whole_solo_game_by_key_presses(storage: Storage) -> None:
         assert (entry.rank, entry.name, entry.total, entry.players) == (1, "Winner", 403, 1)
         await pilot.press("escape")
         assert isinstance(app.screen, EndScreen)
-        assert app.screen.session.game.total(0) == 403
+        assert table_of(app).session.game.total(0) == 403
         assert "Player 1 scores 403." in str(app.screen.query_one("#winners").render())
     # The finished game is not offered for resuming.
     assert storage.games.unfinished().games == ()
@@ -80,7 +87,7 @@ async def test_arrows_and_enter_score_the_highlighted_box(storage: Storage) -> N
         await pilot.press("enter", "space")
         await pilot.press("down", "down", "down", "down", "down", "down", "down", "down")
         await pilot.press("enter")
-        assert app.screen.session.game.sheet(0)[Box.STRAIGHT] == 30
+        assert table_of(app).session.game.sheet(0)[Box.STRAIGHT] == 30
 
 
 async def test_clicking_a_die_holds_it_and_clicking_a_box_twice_scores(storage: Storage) -> None:
@@ -90,17 +97,17 @@ async def test_clicking_a_die_holds_it_and_clicking_a_box_twice_scores(storage: 
         await pilot.click("#die-1")
         await pilot.click("#die-2")
         await pilot.click("#die-3")
-        assert app.screen.hold == {0, 1, 2}
+        assert table_of(app).hold == {0, 1, 2}
         await pilot.click("#die-3")
-        assert app.screen.hold == {0, 1}
+        assert table_of(app).hold == {0, 1}
         await pilot.press("space")
-        assert app.screen.session.game.dice == (6, 6, 6, 6, 6)
+        assert table_of(app).session.game.dice == (6, 6, 6, 6, 6)
         sheet = app.screen.query_one(SheetView)
         sheet.point_at(Box.SIXES)
         await pilot.pause()
         row = Box.SIXES.value  # row 0 is the header
         await pilot.click(SheetView, offset=(5, row))
-        assert app.screen.session.game.sheet(0)[Box.SIXES] == 30
+        assert table_of(app).session.game.sheet(0)[Box.SIXES] == 30
 
 
 async def test_a_box_that_would_score_zero_asks_first(storage: Storage) -> None:
@@ -109,10 +116,10 @@ async def test_a_box_that_would_score_zero_asks_first(storage: Storage) -> None:
         await pilot.press("enter", "space", KEY_OF_BOX[Box.KISMET])
         assert isinstance(app.screen, ConfirmScreen)
         await pilot.press("n")
-        assert app.screen.session.game.sheet(0)[Box.KISMET] is None
+        assert table_of(app).session.game.sheet(0)[Box.KISMET] is None
         await pilot.press(KEY_OF_BOX[Box.KISMET], "y")
         assert isinstance(app.screen, TableScreen)
-        assert app.screen.session.game.sheet(0)[Box.KISMET] == 0
+        assert table_of(app).session.game.sheet(0)[Box.KISMET] == 0
 
 
 async def test_second_kismet_is_announced_and_moves_the_lead(storage: Storage) -> None:
@@ -141,7 +148,7 @@ async def test_holding_before_the_first_roll_is_refused_with_a_message(storage: 
     app = make_app(storage, [1, 1, 2, 3, 4, 6])
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("enter", "1")
-        assert app.screen.hold == frozenset()
+        assert table_of(app).hold == frozenset()
         assert any("Roll first" in str(n.message) for n in app._notifications)
 
 
@@ -181,4 +188,4 @@ async def test_the_roll_off_is_shown_with_its_dice(storage: Storage) -> None:
         assert len(app.screen.query(".roll-off .die")) == 5  # three dice, then two
         await pilot.press("enter")
         assert isinstance(app.screen, TableScreen)
-        assert app.screen.session.game.current_player == 1
+        assert table_of(app).session.game.current_player == 1
