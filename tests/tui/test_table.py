@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from textual.widgets import Input
+from textual.widgets import Input, RichLog
 
-from kismet_dice.game import ScriptedDice, SecondKismet
+from kismet_dice.game import Rolled, ScriptedDice, SecondKismet
 from kismet_dice.rules import Box
-from kismet_dice.session import Seat, Setup
+from kismet_dice.session import Seat, Setup, narration
 from kismet_dice.storage import Storage
 from kismet_dice.tui import KismetApp
 from kismet_dice.tui.app import SETUP_KEY
@@ -189,3 +189,20 @@ async def test_the_roll_off_is_shown_with_its_dice(storage: Storage) -> None:
         await pilot.press("enter")
         assert isinstance(app.screen, TableScreen)
         assert table_of(app).session.game.current_player == 1
+
+
+async def test_the_log_tells_a_roll_in_the_words_of_every_interface(storage: Storage) -> None:
+    app = make_app(storage, [1, 6, 3, 5, 3, 1, 2, 4, 6])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("enter", "space", "2", "4", "space")
+        await pilot.pause()
+        game = table_of(app).session.game
+        last = game.history[-1]
+        assert isinstance(last, Rolled) and last.hold == (1, 3)
+        lines = [str(line.text) for line in table_of(app).query_one(RichLog).lines]
+        sentence = narration.rolled(game.names, last)
+        assert (
+            sentence
+            == "Player 1 kept 3 3 (dice 2 and 4) and rolls 2 red, 3 green, 4 green, 3 green, 6 black."
+        )
+        assert sentence in " ".join(lines)
