@@ -45,7 +45,27 @@ def register(subparsers: Any) -> None:
         "--filled", default="", metavar="BOX=POINTS,...", help="filled boxes, e.g. ONES=3,SIXES=24,KISMET=0"
     )
     hint.add_argument("--json", action="store_true", help="print a JSON list, best first")
+    hint.add_argument(
+        "--target", type=int, metavar="T", help="also each option's chance of a final total of T or more"
+    )
     hint.set_defaults(run=run_hint)
+
+    chances = subparsers.add_parser(
+        "chances",
+        help="the chance that perfect play reaches a total",
+        description="The chance that perfect play from a sheet (at the start of a turn) ends with T or more.",
+    )
+    chances.add_argument("--target", type=int, required=True, metavar="T", help="the total to reach")
+    chances.add_argument(
+        "--filled", default="", metavar="BOX=POINTS,...", help="filled boxes, e.g. ONES=3,SIXES=24,KISMET=0"
+    )
+    chances.add_argument("--seed", type=int, help="make a simulated chance repeatable")
+    chances.add_argument(
+        "--json",
+        action="store_true",
+        help='print {"target": T, "chance": p, "expected": e, "exact": true, "interval": null}',
+    )
+    chances.set_defaults(run=run_chances)
 
     simulate = subparsers.add_parser(
         "simulate",
@@ -145,6 +165,8 @@ def run_hint(options: argparse.Namespace) -> int:
         ranked = advisor.options(sheet, dice, options.rolls_left)
     except IllegalAction as error:
         raise UserError(str(error)) from None
+    if options.target is not None:
+        return _hint_target(options, advisor, sheet, dice)
     if options.json:
         print(json.dumps([option.to_json() for option in ranked]))
         return 0
@@ -193,4 +215,57 @@ def run_simulate(options: argparse.Namespace) -> int:
             f"{box.label:<22}{summary.box_frequency[box.name]:>8.1%}{summary.box_mean[box.name]:>8.2f}",
             file=out,
         )
+    return 0
+
+
+def _hint_target(options: argparse.Namespace, advisor: Advisor, sheet: Sheet, dice: tuple[int, ...]) -> int:
+    from kismet_dice.strategy.chances import Continuations
+
+    with _progress_bar() as bar:
+        task = bar.add_task("Following perfect play", total=None)
+        continuations = Continuations(
+            advisor.table, sheet, progress=lambda done, total: bar.update(task, completed=done, total=total)
+        )
+    try:
+        ranked = continuations.options(dice, options.rolls_left, options.target, advisor)
+    except IllegalAction as error:
+        raise UserError(str(error)) from None
+    if options.json:
+        print(json.dumps([option.to_json() for option in ranked]))
+        return 0
+    left = narration.rolls_left(options.rolls_left)
+    print(f"Dice {' '.join(map(str, dice))}, {left}; sheet total {sheet.total}; target {options.target}.")
+    print(f"{'expected total':>14}  {'chance':>8}  choice")
+    for option in ranked:
+        print(
+            f"{option.option.expected:14.3f}  {option.chance:8.2%}  {narration.option(option.option, dice)}"
+        )
+    return 0
+
+
+def run_chances(options: argparse.Namespace) -> int:
+    from kismet_dice.strategy.chances import chance
+
+    sheet = parse_filled(options.filled)
+    table = load_table()
+    with _progress_bar() as bar:
+        task = bar.add_task("Following perfect play", total=None)
+        try:
+            found = chance(
+                table,
+                sheet,
+                options.target,
+                seed=options.seed,
+                progress=lambda done, total: bar.update(task, completed=done, total=total),
+            )
+        except IllegalAction as error:
+            raise UserError(str(error)) from None
+    if options.json:
+        print(json.dumps(found.to_json()))
+        return 0
+    how = "exact" if found.exact else f"simulated, {found.games} games"
+    print(f"Chance of {options.target} or more: {found.chance:.2%} ({how}).")
+    if found.interval is not None:
+        print(f"95% interval: {found.interval[0]:.2%} to {found.interval[1]:.2%}.")
+    print(f"Expected total: {found.expected:.2f}.")
     return 0

@@ -47,8 +47,17 @@ class Played:
         return result
 
 
-def play_hard(table: StrategyTable, games: int, rng: np.random.Generator) -> tuple[Played, list[list[int]]]:
-    """Play ``games`` solo games optimally in lockstep; also returns each game's fresh dice in draw order."""
+Start = tuple[int | None, ...]
+"""A sheet to play on from: each box's points, ``None`` where open."""
+
+
+def play_hard(
+    table: StrategyTable, games: int, rng: np.random.Generator, start: Start | None = None
+) -> tuple[Played, list[list[int]]]:
+    """Play ``games`` solo games optimally in lockstep; also returns each game's fresh dice in draw order.
+
+    ``start`` is a sheet to play on from (an empty one by default); its entries are in the result.
+    """
     rules = table.rules
     space = rules.space
     tables = kernel.box_tables(rules)
@@ -63,12 +72,16 @@ def play_hard(table: StrategyTable, games: int, rng: np.random.Generator) -> tup
     keep_faces = np.array([list(keep) + [0] * (rules.dice - len(keep)) for keep in flat_keeps], dtype=np.intp)
     subs = _sub_table(space, offsets)
 
-    masks = np.zeros(games, dtype=np.intp)
-    totals = np.zeros(games, dtype=np.intp)
-    entries = np.zeros((games, boxes), dtype=np.intp)
+    sheet = start if start is not None else (None,) * boxes
+    first = np.array([points or 0 for points in sheet], dtype=np.intp)
+    masks = np.full(
+        games, sum(1 << box for box, points in enumerate(sheet) if points is not None), dtype=np.intp
+    )
+    totals = np.full(games, min(int(first[basic].sum()), rules.cap), dtype=np.intp)
+    entries = np.repeat(first[None, :], games, axis=0)
     drawn: list[list[int]] = [[] for _ in range(games)]
     everyone = np.arange(games)
-    for _ in range(boxes):
+    for _ in range(sum(points is None for points in sheet)):
         turn = kernel.turn(rules, tables, next_values(rules, tables, values, masks, totals))
         dice = np.sort(rng.integers(1, rules.faces + 1, size=(games, rules.dice)), axis=1)
         for g in range(games):
@@ -154,11 +167,14 @@ _TABLE: StrategyTable | None = None
 """In a worker process, the table :func:`_start_worker` was given."""
 
 
-def _play(table: StrategyTable | None, job: tuple[str, int, int]) -> IntArray:
-    level, games, seed = job
+Job = tuple[str, int, int, Start | None]
+
+
+def _play(table: StrategyTable | None, job: Job) -> IntArray:
+    level, games, seed, start = job
     if level == "hard":
         assert table is not None
-        played, _ = play_hard(table, games, np.random.default_rng(seed))
+        played, _ = play_hard(table, games, np.random.default_rng(seed), start)
     else:
         played = play_engine(level, games, seed)
     return played.entries
@@ -169,16 +185,16 @@ def _start_worker(table: StrategyTable | None) -> None:
     _TABLE = table
 
 
-def _task(job: tuple[str, int, int]) -> IntArray:
+def _task(job: Job) -> IntArray:
     return _play(_TABLE, job)
 
 
-def _jobs(level: str, games: int, seed: int | None) -> Iterator[tuple[str, int, int]]:
+def _jobs(level: str, games: int, seed: int | None, start: Start | None = None) -> Iterator[Job]:
     tasks = max(1, -(-games // GAMES_PER_TASK))
     seeds = np.random.SeedSequence(seed).spawn(tasks)
     for index, child in enumerate(seeds):
         count = min(GAMES_PER_TASK, games - index * GAMES_PER_TASK)
-        yield level, count, int(child.generate_state(1, dtype=np.uint64)[0])
+        yield level, count, int(child.generate_state(1, dtype=np.uint64)[0]), start
 
 
 def run(
@@ -190,8 +206,11 @@ def run(
     processes: int | None = None,
     progress: Callable[[int], None] | None = None,
     stall: float = STALL_SECONDS,
+    start: Start | None = None,
 ) -> Played:
     """Play ``games`` games of ``level``; the same ``seed`` gives the same games, whatever ``processes``.
+
+    ``start``: a sheet the ``hard`` player plays on from (the others always start empty).
 
     ``progress`` is called with the number of games finished so far. A worker that dies, fails,
     or finishes no task for ``stall`` seconds stops the run with
@@ -199,10 +218,12 @@ def run(
     """
     if level == "hard" and table is None:
         raise ValueError("the hard player needs the solved table")
+    if start is not None and level != "hard":
+        raise ValueError("only the hard player plays on from a sheet")
     size = processes if processes is not None else min(2, os.cpu_count() or 1)
     parts: list[IntArray] = []
     with contextlib.ExitStack() as stack:
-        play: Callable[[Iterator[tuple[str, int, int]]], Iterator[IntArray]]
+        play: Callable[[Iterator[Job]], Iterator[IntArray]]
         if size > 1:
             # Each piece of work has its own seed and the results come back in order, so the
             # games do not depend on how many workers share them. Each worker gets the table once.
@@ -215,7 +236,7 @@ def run(
         else:
             play = functools.partial(map, functools.partial(_play, table))
         done = 0
-        for part in play(_jobs(level, games, seed)):
+        for part in play(_jobs(level, games, seed, start)):
             parts.append(part)
             done += len(part)
             if progress is not None:

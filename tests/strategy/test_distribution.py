@@ -1,0 +1,131 @@
+"""The distribution of perfect play and the chances computed from it."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from kismet_dice.rules import Box, Sheet
+from kismet_dice.strategy.chances import chance, wilson
+from kismet_dice.strategy.dice_space import IntArray
+from kismet_dice.strategy.distribution import Distribution, future_pass, load, perfect_play, save
+from kismet_dice.strategy.ruleset import RuleSet, rule_set
+from kismet_dice.strategy.simulate import play_hard
+from kismet_dice.strategy.solver import solve
+from kismet_dice.strategy.table import StrategyTable
+
+KISMET_IN_THREE_ROLLS = 0.0460286
+
+
+def small_rules() -> RuleSet:
+    def upper(face: int):  # type: ignore[no-untyped-def]
+        return lambda roll: face * roll.count(face)
+
+    boxes = [
+        ("ONES", upper(1), True),
+        ("THREES", upper(3), True),
+        ("SAME", lambda roll: sum(roll) + 10 if len(set(roll)) == 1 else 0, False),
+        ("CHANCE", sum, False),
+    ]
+    return rule_set("small", 3, 4, boxes, [0] * 5 + [7])
+
+
+def ks_statistic(distribution: Distribution, totals: IntArray) -> float:
+    """The largest gap between the exact and the sampled cumulative distribution, at every total."""
+    grid = np.arange(distribution.offset, distribution.offset + len(distribution.probabilities))
+    exact = np.cumsum(distribution.probabilities)
+    sampled = np.searchsorted(np.sort(totals), grid, side="right") / len(totals)
+    return float(np.abs(exact - sampled).max())
+
+
+def test_a_small_games_distribution_sums_to_one_and_has_the_solvers_mean() -> None:
+    rules = small_rules()
+    table = StrategyTable(rules, solve(rules, processes=1))
+    distribution = perfect_play(table)
+    assert distribution.probabilities.sum() == pytest.approx(1.0, abs=1e-12)
+    assert distribution.mean == pytest.approx(table.expected_score, abs=1e-9)
+
+
+def test_a_small_games_distribution_agrees_with_simulated_hard_games() -> None:
+    rules = small_rules()
+    table = StrategyTable(rules, solve(rules, processes=1))
+    distribution = perfect_play(table)
+    played, _ = play_hard(table, 20_000, np.random.default_rng(7))
+    totals = (
+        played.entries.sum(axis=1)
+        + np.array(rules.bonus)[np.minimum(played.entries[:, :2].sum(axis=1), rules.cap)]
+    )
+    # The asymptotic 1% critical value of the Kolmogorov-Smirnov statistic is 1.63 / sqrt(n);
+    # for a discrete distribution the test is conservative.
+    assert ks_statistic(distribution, totals) < 1.63 / np.sqrt(len(totals))
+
+
+def test_a_distribution_is_stored_and_a_damaged_file_is_refused(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    rules = small_rules()
+    distribution = Distribution(3, np.array([0.5, 0.25, 0.25]))
+    path = tmp_path / "d.distribution"
+    save(rules, distribution, path)
+    loaded = load(rules, path)
+    assert loaded is not None and loaded.offset == 3 and loaded.probabilities.tolist() == [0.5, 0.25, 0.25]
+    content = bytearray(path.read_bytes())
+    content[-1] ^= 1
+    path.write_bytes(bytes(content))
+    assert load(rules, path) is None
+
+
+def only_kismet_open(points: int = 0) -> Sheet:
+    entries: list[int | None] = [0] * 14 + [None]
+    entries[0] = points
+    return Sheet(tuple(entries))
+
+
+def test_with_only_kismet_open_the_points_to_come_are_a_kismet_in_three_rolls(
+    kismet_table: StrategyTable,
+) -> None:
+    futures = future_pass(kismet_table, ((1 << 14) - 1, 0), keep=0)
+    vector = futures.future((1 << 14) - 1, 0)
+    assert 1 - vector[0] == pytest.approx(KISMET_IN_THREE_ROLLS, abs=5e-8)
+    # A Kismet scores its dice plus 50: 55 for five 1s up to 80 for five 6s, nothing in between.
+    assert set(np.flatnonzero(vector).tolist()) == {0, 55, 60, 65, 70, 75, 80}
+
+
+def test_with_only_kismet_open_one_point_more_needs_exactly_a_kismet(kismet_table: StrategyTable) -> None:
+    sheet = only_kismet_open(4)  # 4 points on the sheet, no bonus possible
+    assert chance(kismet_table, sheet, 5).chance == pytest.approx(KISMET_IN_THREE_ROLLS, abs=5e-8)
+    assert chance(kismet_table, sheet, 4).chance == pytest.approx(1.0)
+    # 4 + 55 is the least a Kismet gives; 4 + 80 the most (five 6s).
+    assert chance(kismet_table, sheet, 59).chance == pytest.approx(KISMET_IN_THREE_ROLLS, abs=5e-8)
+    assert 0 < chance(kismet_table, sheet, 84).chance < chance(kismet_table, sheet, 60).chance
+    assert chance(kismet_table, sheet, 85).chance == 0.0
+
+
+def test_chances_never_increase_as_the_target_rises(kismet_table: StrategyTable) -> None:
+    sheet = Sheet()
+    for box, points in zip(list(Box)[:11], (3, 6, 9, 12, 15, 18, 20, 20, 30, 35, 25), strict=True):
+        sheet = sheet.with_entry(box, points)
+    found = [chance(kismet_table, sheet, target).chance for target in range(150, 400, 5)]
+    assert all(later <= earlier + 1e-12 for earlier, later in itertools.pairwise(found))
+    assert found[0] > found[-1]
+
+
+@pytest.mark.timeout(200)
+def test_an_exact_chance_from_a_late_sheet_agrees_with_simulation(kismet_table: StrategyTable) -> None:
+    sheet = Sheet()
+    for box, points in zip(list(Box)[:11], (3, 6, 9, 12, 15, 18, 20, 20, 30, 35, 25), strict=True):
+        sheet = sheet.with_entry(box, points)
+    exact = chance(kismet_table, sheet, 260)
+    simulated = chance(kismet_table, sheet, 260, exact=False, seed=3)
+    assert exact.exact and not simulated.exact and simulated.interval is not None
+    low, high = simulated.interval
+    assert high - low < 0.005
+    # A 99.9% interval around the simulated chance holds the exact one.
+    spread = (high - low) / 2 * 3.29 / 1.96
+    assert abs(exact.chance - simulated.chance) < spread
+    assert exact.expected == simulated.expected
+
+
+def test_the_wilson_interval_holds_its_proportion() -> None:
+    low, high = wilson(30, 1000)
+    assert low < 0.03 < high
