@@ -13,8 +13,8 @@ from kismet_dice.cli.play import EndOfInput, PlainTable
 from kismet_dice.game import ScriptedDice
 from kismet_dice.session import Seat, Session
 from kismet_dice.strategy import Computer, Level, StrategyTable
-from tests.game.helpers import draws
 from tests.game.test_solo_game import TURNS
+from tests.support.games import draws
 
 
 def humans(game: Game) -> Session:

@@ -12,7 +12,7 @@ import pytest
 from kismet_dice.game import Game
 from kismet_dice.storage import SCHEMA_VERSION, Storage, StorageError, data_directory, database_path
 from kismet_dice.storage.database import migrate, schema_version
-from tests.storage.gameplay import take_turn_step
+from tests.support.games import take_turn_step
 
 
 def test_kismet_home_decides_where_the_file_is(home: Path) -> None:

@@ -15,7 +15,7 @@ import pytest
 
 from kismet_dice.game import Game
 from kismet_dice.storage import SavedGameError, Storage
-from tests.storage.gameplay import take_turn_step
+from tests.support.games import take_turn_step
 
 
 def new_game(seed: int = 7, names: tuple[str, ...] = ("Ann", "Bob")) -> Game:
@@ -164,7 +164,7 @@ TESTS = Path(__file__).parent
 KILLED_MID_WRITE = """
 import random, sys, time
 sys.path.insert(0, sys.argv[1])
-from tests.storage.gameplay import take_turn_step
+from tests.support.games import take_turn_step
 from kismet_dice.game import Game
 from kismet_dice.storage import Storage
 
@@ -188,7 +188,7 @@ storage.database.write(hang)
 KILLED_WHILE_PLAYING = """
 import random, sys
 sys.path.insert(0, sys.argv[1])
-from tests.storage.gameplay import take_turn_step
+from tests.support.games import take_turn_step
 from kismet_dice.game import Game
 from kismet_dice.storage import Storage
 

@@ -21,7 +21,7 @@ from kismet_dice.storage import (
     StorageError,
     VersionConflict,
 )
-from tests.storage.gameplay import take_turn_step
+from tests.support.games import take_turn_step
 
 
 def new_game(seed: int = 7, names: tuple[str, ...] = ("Ann", "Bob")) -> Game:

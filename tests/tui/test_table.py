@@ -16,8 +16,8 @@ from kismet_dice.tui.screens.hall import HallScreen
 from kismet_dice.tui.screens.start import StartScreen
 from kismet_dice.tui.screens.table import TableScreen
 from kismet_dice.tui.widgets import KEY_OF_BOX, SheetView
-from tests.game.helpers import draws
 from tests.game.test_solo_game import TURNS
+from tests.support.games import draws
 
 
 def table_of(app: KismetApp) -> TableScreen:

@@ -1,11 +1,12 @@
-"""Scripted games: every die of a game written out in the order the engine draws it."""
+"""Games for tests: every die written out in the order the engine draws it, and a fixed simple
+way to play, so a test and a child process can play the very same game."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from kismet_dice import Box, Game
-from kismet_dice.game import ScriptedDice
+from kismet_dice.game import Roll, Score, ScriptedDice
 
 
 def play_turn(game: Game, *rolls: Sequence[int], box: Box, holds: Sequence[Sequence[int]] = ()) -> int:
@@ -27,3 +28,15 @@ def draws(*rolls: Sequence[int], holds: Sequence[Sequence[int]] = ()) -> list[in
 def scripted(names: Sequence[str], faces: Sequence[int]) -> tuple[Game, ScriptedDice]:
     dice = ScriptedDice(faces)
     return Game(names, rng=dice), dice
+
+
+def take_turn_step(game: Game) -> None:
+    """One action: roll, roll again keeping the first two dice, then score in the first open box."""
+    if not game.dice:
+        game.apply(Roll())
+    elif game.rolls_left == 2:
+        game.apply(Roll((0, 1)))
+    else:
+        seat = game.current_player
+        assert seat is not None
+        game.apply(Score(game.sheet(seat).open_boxes[0]))
