@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -31,8 +32,9 @@ def dice() -> QueuedDice:
 
 
 @pytest.fixture
-def web(tmp_path: Path, dice: QueuedDice) -> TestClient:
-    return client(tmp_path, dice)
+def web(tmp_path: Path, dice: QueuedDice) -> Iterator[TestClient]:
+    with client(tmp_path, dice) as started:
+        yield started
 
 
 def test_the_prompt_waits_for_the_end_of_the_game(web: TestClient, dice: QueuedDice) -> None:
@@ -84,6 +86,6 @@ def test_a_player_may_decline_and_is_not_asked_again(
     assert declined.status_code == 200 and declined.json()["entry"] is None
     assert web.get("/api/hall").json() == []
     # After a restart the finished game still shows, and the prompt stays answered.
-    restarted = client(tmp_path, QueuedDice())
-    after: dict[str, Any] = state(restarted, game_id)
+    with client(tmp_path, QueuedDice()) as restarted:
+        after: dict[str, Any] = state(restarted, game_id)
     assert after["over"] and after["hall_of_fame"] == []

@@ -10,37 +10,32 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from tests.web.helpers import QueuedDice, faces, seat, seat_tokens, state
+from tests.web.live import LiveGame
 
 
 def live(game: dict[str, Any]) -> str:
     return f"/api/games/{game['id']}/live"
 
 
-def next_state(socket: Any) -> dict[str, Any]:
-    message = socket.receive_json()
-    assert message["type"] == "state", message
-    view: dict[str, Any] = message["game"]
-    return view
-
-
 def test_a_page_gets_the_game_at_once_and_every_change_after(
     web: TestClient, game: dict[str, Any], dice: QueuedDice
 ) -> None:
     ann, _bob = seat_tokens(game)
-    with web.websocket_connect(live(game)) as watcher, web.websocket_connect(live(game)) as player:
-        assert next_state(watcher) == state(web, game["id"])
-        next_state(player)
+    with web.websocket_connect(live(game)) as watching, web.websocket_connect(live(game)) as playing:
+        watcher, player = LiveGame(watching), LiveGame(playing)
+        assert watcher.next() == state(web, game["id"])
+        player.next()
         dice.push(3, 3, 4, 4, 1)
-        player.send_json({"type": "roll", "token": ann, "hold": []})
-        assert faces(next_state(player)) == [3, 3, 4, 4, 1]
-        assert faces(next_state(watcher)) == [3, 3, 4, 4, 1]
+        playing.send_json({"type": "roll", "token": ann, "hold": []})
+        assert faces(player.next()) == [3, 3, 4, 4, 1]
+        assert faces(watcher.next()) == [3, 3, 4, 4, 1]
         # An action by HTTP reaches the open pages too.
         response = web.post(
             f"/api/games/{game['id']}/score", json={"box": "TWO_PAIR_SAME_COLOR"}, headers=seat(ann)
         )
         assert response.status_code == 200
-        for socket in (player, watcher):
-            pushed = next_state(socket)
+        for page in (player, watcher):
+            pushed = page.next()
             assert pushed["current_player"] == 1
             # 3-3-4-4 is two pairs of green: the total of all five dice.
             assert pushed["players"][0]["sheet"][6] == {
@@ -49,6 +44,8 @@ def test_a_page_gets_the_game_at_once_and_every_change_after(
                 "points": 15,
                 "option": None,
             }
+            # A page that applies the changes holds what the server shows.
+            assert pushed == state(web, game["id"])
 
 
 @pytest.mark.parametrize(
@@ -75,7 +72,8 @@ def test_a_refused_message_gets_an_error_and_the_page_stays_connected(
     message = message.replace('"ANN"', json.dumps(ann)).replace('"BOB"', json.dumps(bob))
     before = state(web, game["id"])
     with web.websocket_connect(live(game)) as socket:
-        next_state(socket)
+        page = LiveGame(socket)
+        page.next()
         socket.send_text(message)
         answer = socket.receive_json()
         assert answer["type"] == "error" and answer["status"] == status
@@ -84,13 +82,13 @@ def test_a_refused_message_gets_an_error_and_the_page_stays_connected(
         # Still connected: the same page can go on playing.
         dice.push(1, 2, 3, 4, 6)
         socket.send_json({"type": "roll", "token": ann, "hold": []})
-        assert faces(next_state(socket)) == [1, 2, 3, 4, 6]
+        assert faces(page.next()) == [1, 2, 3, 4, 6]
 
 
 def test_binary_data_is_refused_and_the_page_stays_connected(web: TestClient, game: dict[str, Any]) -> None:
     before = state(web, game["id"])
     with web.websocket_connect(live(game)) as socket:
-        next_state(socket)
+        LiveGame(socket).next()
         socket.send_bytes(b"\x00\x01")
         answer = socket.receive_json()
         assert answer["type"] == "error" and answer["status"] == 400 and "binary" in answer["error"]
@@ -112,10 +110,10 @@ def test_a_page_that_reconnects_gets_the_game_where_it_is(
 ) -> None:
     ann, _ = seat_tokens(game)
     with web.websocket_connect(live(game)) as socket:
-        next_state(socket)
+        LiveGame(socket).next()
     # While the page is away, the game goes on.
     dice.push(6, 6, 6, 1, 2)
     web.post(f"/api/games/{game['id']}/roll", json={}, headers=seat(ann))
     with web.websocket_connect(live(game)) as socket:
-        again = next_state(socket)
+        again = LiveGame(socket).next()
     assert faces(again) == [6, 6, 6, 1, 2] and again["rolls_left"] == 2
