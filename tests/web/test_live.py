@@ -9,7 +9,9 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from tests.web.helpers import QueuedDice, faces, seat, seat_tokens, state
+from kismet_dice.web.live import Hub
+from kismet_dice.web.service import WebService
+from tests.web.helpers import QueuedDice, faces, new_game, seat, seat_tokens, state
 from tests.web.live import LiveGame
 
 
@@ -117,3 +119,28 @@ def test_a_page_that_reconnects_gets_the_game_where_it_is(
     with web.websocket_connect(live(game)) as socket:
         again = LiveGame(socket).next()
     assert faces(again) == [6, 6, 6, 1, 2] and again["rolls_left"] == 2
+
+
+@pytest.mark.timeout(60)
+def test_a_page_over_the_cap_of_its_game_is_closed_with_try_again_later_and_a_reason(
+    web: TestClient, game: dict[str, Any], dice: QueuedDice
+) -> None:
+    service: WebService = web.app.state.service  # type: ignore[attr-defined]
+    service.hub = Hub(per_table=2)
+    with web.websocket_connect(live(game)) as first, web.websocket_connect(live(game)) as second:
+        for socket in (first, second):
+            LiveGame(socket).next()
+        assert service.hub.count == 2
+        with web.websocket_connect(live(game)) as third, pytest.raises(WebSocketDisconnect) as closed:
+            third.receive_json()
+        assert closed.value.code == 1013
+        assert "2 open pages" in closed.value.reason
+        # The pages within the cap are still served.
+        assert service.hub.count == 2
+        dice.push(4)  # the roll-off of a game of one
+        other = new_game(web, "Cy")
+        with web.websocket_connect(live(other)) as elsewhere:
+            assert LiveGame(elsewhere).next()["id"] == other["id"]
+    # Once they close, their places are free again.
+    with web.websocket_connect(live(game)) as again:
+        assert LiveGame(again).next()["id"] == game["id"]
