@@ -32,6 +32,9 @@ BOXES_TOP_DOWN = [
     "KISMET",
 ]
 
+# Pages wait for the computer's moves and advice: one that never comes fails the test.
+pytestmark = pytest.mark.timeout(120)
+
 
 @pytest.fixture
 def dice() -> QueuedDice:

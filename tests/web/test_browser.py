@@ -18,6 +18,9 @@ ROOT = Path(__file__).resolve().parents[2]
 # Every run keeps its screenshot under build/; KISMET_SCREENSHOT=docs refreshes the README's copy.
 SCREENSHOT = ROOT / ("docs" if os.environ.get("KISMET_SCREENSHOT") == "docs" else "build") / "web-table.png"
 
+# A browser waits for what the page shows: a page that stalls fails the test.
+pytestmark = pytest.mark.timeout(300)
+
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:

@@ -14,6 +14,9 @@ from kismet_dice.web.service import WebService
 from tests.web.helpers import QueuedDice, faces, new_game, seat, seat_tokens, state
 from tests.web.live import LiveGame
 
+# A page waits for messages: a message that never comes fails the test instead of stalling it.
+pytestmark = pytest.mark.timeout(60)
+
 
 def live(game: dict[str, Any]) -> str:
     return f"/api/games/{game['id']}/live"
