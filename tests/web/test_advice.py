@@ -11,8 +11,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from kismet_dice.strategy import Computer
-from tests.web.helpers import QueuedDice, client, faces, new_game, seat, seat_tokens, state
-from tests.web.live import LiveGame, turn_of
+from tests.support.live import LiveGame, turn_of
+from tests.support.web import QueuedDice, client, faces, new_game, seat, seat_tokens, state
 
 BOXES_TOP_DOWN = [
     "ONES",

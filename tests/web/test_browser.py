@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from kismet_dice.strategy import Computer
-from tests.web.browser import chromium, served
+from tests.support.browser import chromium, served
 
 ROOT = Path(__file__).resolve().parents[2]
 # Every run keeps its screenshot under build/; KISMET_SCREENSHOT=docs refreshes the README's copy.

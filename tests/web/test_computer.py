@@ -15,8 +15,8 @@ from kismet_dice.game import Game
 from kismet_dice.storage import Storage
 from kismet_dice.strategy import Advisor, Computer, StrategyTable
 from kismet_dice.strategy.solver import Progress
-from tests.web.helpers import QueuedDice, client, entries, new_game, seat, seat_tokens, state
-from tests.web.live import LiveGame, turn_of
+from tests.support.live import LiveGame, turn_of
+from tests.support.web import QueuedDice, client, entries, new_game, seat, seat_tokens, state
 
 # Pages wait for the computer's moves: a computer that stops fails the test instead of stalling it.
 pytestmark = pytest.mark.timeout(120)

@@ -10,8 +10,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from kismet_dice.storage import Storage
-from tests.web.helpers import QueuedDice, client, new_game, seat, seat_tokens, state
-from tests.web.live import LiveGame
+from tests.support.live import LiveGame
+from tests.support.web import QueuedDice, client, new_game, seat, seat_tokens, state
 
 
 def play_solo(web: TestClient, dice: QueuedDice, name: str = "Ann") -> tuple[str, str]:

@@ -11,8 +11,8 @@ from starlette.websockets import WebSocketDisconnect
 
 from kismet_dice.web.live import Hub
 from kismet_dice.web.service import WebService
-from tests.web.helpers import QueuedDice, faces, new_game, seat, seat_tokens, state
-from tests.web.live import LiveGame
+from tests.support.live import LiveGame
+from tests.support.web import QueuedDice, faces, new_game, seat, seat_tokens, state
 
 # A page waits for messages: a message that never comes fails the test instead of stalling it.
 pytestmark = pytest.mark.timeout(60)

@@ -14,7 +14,7 @@ from kismet_dice.cli.play import EndOfInput, PlainTable
 from kismet_dice.game import Penalty, Rolled, Scored, ScriptedDice, SecondKismet
 from kismet_dice.rules import Box
 from kismet_dice.session import Seat, Session, narration
-from tests.web.helpers import QueuedDice, new_game, seat, seat_tokens
+from tests.support.web import QueuedDice, new_game, seat, seat_tokens
 
 NAMES = ("Ann", "Bob")
 # The roll-off (Ann 6, Bob 2, as the web fixture's dice have it); Ann's five fives; Bob's

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from kismet_dice.storage import Storage
-from tests.web.helpers import QueuedDice, client, entries, faces, new_game, seat, seat_tokens, state
+from tests.support.web import QueuedDice, client, entries, faces, new_game, seat, seat_tokens, state
 
 
 def test_a_restarted_server_continues_the_game(tmp_path: Path) -> None:

@@ -21,7 +21,7 @@ import pytest
 from kismet_dice.strategy import Computer
 from kismet_dice.web import create_app
 from kismet_dice.web.service import WebService
-from tests.web.server import serving
+from tests.support.server import serving
 
 SYNCS = 3000
 """Sync requests the page sends: each is answered with the whole game, far more than the socket

@@ -8,7 +8,7 @@ import pytest
 
 from kismet_dice.session import narration
 from kismet_dice.storage import Storage
-from tests.web.helpers import QueuedDice, client, entries, faces, new_game, seat, seat_tokens
+from tests.support.web import QueuedDice, client, entries, faces, new_game, seat, seat_tokens
 
 
 @pytest.mark.timeout(60)

@@ -11,7 +11,7 @@ from playwright.sync_api import Browser, sync_playwright
 
 from kismet_dice.strategy import Computer
 from kismet_dice.web import create_app
-from tests.web.server import serving
+from tests.support.server import serving
 
 CHROMIUM = "/usr/bin/chromium"
 # Without these, Chromium's own background connections hang on a closed network.
