@@ -7,6 +7,8 @@ from collections.abc import Sequence
 
 from kismet_dice import Box, Game
 from kismet_dice.game import Roll, Score, ScriptedDice
+from kismet_dice.session import Seat, Session, Setup, local_session
+from kismet_dice.storage import Storage
 
 
 def play_turn(game: Game, *rolls: Sequence[int], box: Box, holds: Sequence[Sequence[int]] = ()) -> int:
@@ -40,3 +42,27 @@ def take_turn_step(game: Game) -> None:
         seat = game.current_player
         assert seat is not None
         game.apply(Score(game.sheet(seat).open_boxes[0]))
+
+
+def finished_two_player_game(storage: Storage) -> Session:
+    """Ann (6 6 6 6 5 every turn) and Bob (1 1 1 1 2 every turn), played to the end and kept:
+    each turn one roll, entered in the top open box. Ann's total is the higher."""
+    faces = [6, 1]  # the roll-off: Ann begins
+    for _ in range(15):
+        faces += [6, 6, 6, 6, 5] + [1, 1, 1, 1, 2]
+    session = local_session(storage, Setup((Seat("Ann"), Seat("Bob"))), rng=ScriptedDice(faces))
+    while not session.game.is_over:
+        seat = session.game.current_player
+        assert seat is not None
+        session.roll(seat)
+        session.act(seat, Score(session.game.sheet(seat).open_boxes[0]))
+    return session
+
+
+def hall_with_one_place_between(storage: Storage, session: Session) -> tuple[int, int]:
+    """Nine entries halfway between the game's two totals: both qualify until one of them enters.
+    Returns the two totals."""
+    first, second = session.game.total(0), session.game.total(1)
+    for number in range(9):
+        storage.hall.submit(f"P{number}", (first + second) // 2, players=1, computer=False, assisted=False)
+    return first, second
