@@ -52,7 +52,7 @@ def test_a_save_that_fails_is_told_once_and_the_game_goes_on(storage: Storage) -
     session.act(0, Score(Box.ONES))
     problem = session.keeper.problem
     assert problem is not None
-    assert "no longer saved" in problem and str(storage.path) in problem
+    assert "no longer saved" in problem and storage.where in problem
     assert session.game.sheet(0)[Box.ONES] is not None
 
 
@@ -65,7 +65,7 @@ def test_the_server_refuses_a_change_it_cannot_keep_and_the_game_stays_as_it_was
     storage.close()
     with pytest.raises(Unsaved) as refused:
         session.act(0, Score(Box.SIXES))
-    assert str(storage.path) not in str(refused.value)
+    assert storage.where not in str(refused.value)
     assert session.game.to_json() == before and session.version == 1
 
 
