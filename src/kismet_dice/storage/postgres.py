@@ -9,7 +9,7 @@ here, and only when a URL asks for it, so a player's machine never needs it (the
   UPDATE's WHERE clause: a concurrent writer of the row waits, then finds the version moved on
   and is refused. The Hall of Fame's "qualifies, insert, trim to ten" locks the table first. A
   transaction the server aborts (deadlock, serialization) is run again from the start.
-- Migrations run under a transaction-level advisory lock: servers starting together migrate once
+- Migrations run under an advisory lock: servers starting together migrate once
   (DDL is transactional in PostgreSQL, so a failed migration leaves nothing).
 - Every write of a saved game sends ``NOTIFY kismet_games, '<id>:<version>'`` in its transaction,
   delivered on commit; :meth:`PostgresDatabase.listen` receives them.
@@ -231,11 +231,15 @@ def _migrate(raw: psycopg.Connection[Any], where: str) -> None:
         raise newer_schema(where, version)
     if version == SCHEMA_VERSION:
         return
-    with raw.transaction():
-        # Held until this transaction ends: a second server starting now waits here, then finds
-        # the schema current and changes nothing.
-        raw.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
-        upgrade(connection, where)
+    # A second server starting now waits here, then finds the schema current and changes nothing.
+    # The lock is taken before the transaction begins: a transaction that began before the wait
+    # could still see the catalog as it was (no table yet) and try to create it again.
+    raw.execute("SELECT pg_advisory_lock(%s)", (MIGRATION_LOCK,))
+    try:
+        with raw.transaction():
+            upgrade(connection, where)
+    finally:
+        raw.execute("SELECT pg_advisory_unlock(%s)", (MIGRATION_LOCK,))
 
 
 def _storage_error(where: str, secret: str | None, error: Exception) -> StorageError:
