@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 READY_PLAY := $(VENV)/.ready-play
 READY_DEV := $(VENV)/.ready-dev
 
-.PHONY: play test lint typecheck browser clean
+.PHONY: play test lint typecheck browser postgresql clean
 
 # Each environment is brought up to date whenever the project's requirements change.
 $(READY_PLAY): pyproject.toml
@@ -16,8 +16,9 @@ $(READY_PLAY): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e .
 	touch $(READY_PLAY)
 
+# The tests cover a site's store too, so they install its extra (psycopg) alongside the tools.
 $(READY_DEV): $(READY_PLAY)
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,site]'
 	touch $(READY_DEV)
 
 play: $(READY_PLAY)
@@ -34,7 +35,11 @@ typecheck: $(READY_DEV)
 browser:
 	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
 
-test: lint typecheck browser
+# The storage tests start a throwaway cluster from Debian's PostgreSQL server binaries.
+postgresql:
+	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || (apt-get update && apt-get install -y postgresql)
+
+test: lint typecheck browser postgresql
 	$(BIN)/python -m pytest -q
 
 clean:

@@ -1,5 +1,10 @@
 """Every test gets its own empty KISMET_HOME: no test reads or writes the person's real data,
-and no saved game of one test is offered to another."""
+and no saved game of one test is offered to another.
+
+The ``storage`` fixture is each store in turn: the SQLite file, then a new database of a
+throwaway PostgreSQL cluster (tests/postgres.py, started once per run when a test needs it).
+A test about the SQLite file alone is marked ``@pytest.mark.sqlite_only``.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +16,7 @@ import pytest
 from kismet_dice.storage import Storage
 from kismet_dice.strategy.ruleset import kismet_rules
 from kismet_dice.strategy.table import StrategyTable, load_or_solve
+from tests.support.postgres import Cluster
 
 
 @pytest.fixture(autouse=True)
@@ -18,12 +24,55 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A fresh data directory (not yet created), set as KISMET_HOME."""
     directory = tmp_path / "kismet-home"
     monkeypatch.setenv("KISMET_HOME", str(directory))
+    # A site's database set in the person's environment must not catch the tests' writes.
+    monkeypatch.delenv("KISMET_DATABASE_URL", raising=False)
     return directory
 
 
+STORES = ("sqlite", "postgresql")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "sqlite_only: about the SQLite file itself; runs on SQLite alone")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "store_kind" in metafunc.fixturenames:
+        kinds = STORES[:1] if metafunc.definition.get_closest_marker("sqlite_only") else STORES
+        metafunc.parametrize("store_kind", kinds)
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster() -> Iterator[Cluster]:
+    cluster = Cluster.start()  # fails the run if PostgreSQL cannot start: no skips
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
 @pytest.fixture
-def storage(home: Path) -> Iterator[Storage]:
-    with Storage.open() as opened:
+def postgres_url(postgres_cluster: Cluster) -> Iterator[str]:
+    """The URL (with its password) of a new, empty database, dropped after the test."""
+    url = postgres_cluster.create_database()
+    try:
+        yield url
+    finally:
+        postgres_cluster.drop_database(url)
+
+
+@pytest.fixture
+def store_url(store_kind: str, request: pytest.FixtureRequest) -> str | None:
+    """``None`` for the SQLite file in KISMET_HOME, or a new PostgreSQL database's URL."""
+    if store_kind == "sqlite":
+        return None
+    url: str = request.getfixturevalue("postgres_url")
+    return url
+
+
+@pytest.fixture
+def storage(home: Path, store_url: str | None) -> Iterator[Storage]:
+    with Storage.open(database=store_url) as opened:
         yield opened
 
 

@@ -5,12 +5,9 @@ from __future__ import annotations
 
 import ast
 import re
-from functools import cache
-from pathlib import Path
 
-import kismet_dice
+from tests.support.imports import find_cycle, import_graph, modules
 
-PACKAGE = Path(kismet_dice.__file__).parent
 ROOT = "kismet_dice"
 
 # What each layer may import of the project (besides itself). ``texts`` is a neutral helper.
@@ -28,78 +25,30 @@ ALLOWED: dict[str, set[str]] = {
 }
 
 
-def module_name(path: Path) -> str:
-    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
-    if parts[-1] == "__init__":
-        parts.pop()
-    return ".".join(parts)
-
-
-@cache
-def modules() -> dict[str, Path]:
-    return {module_name(path): path for path in PACKAGE.rglob("*.py")}
-
-
-def imports_of(name: str) -> set[str]:
-    """The project modules ``name`` imports (anywhere in it, functions included)."""
-    path = modules()[name]
-    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
-                base = ".".join([*anchor, base] if base else anchor)
-            for alias in node.names:
-                # ``from package import module`` imports the module, not only the package.
-                submodule = f"{base}.{alias.name}"
-                found.add(submodule if submodule in modules() else base)
-    return {imported for imported in found if imported == ROOT or imported.startswith(ROOT + ".")}
-
-
 def layer(name: str) -> str:
     return name.split(".")[1] if "." in name else ""
 
 
 def test_the_walk_sees_the_real_imports() -> None:
-    assert "kismet_dice.rules" in imports_of("kismet_dice.game.engine")
-    assert "kismet_dice.session.narration" in imports_of("kismet_dice.session.table")
-    assert len(modules()) > 50
+    graph = import_graph()
+    assert "kismet_dice.rules" in graph["kismet_dice.game.engine"]
+    assert "kismet_dice.session.narration" in graph["kismet_dice.session.table"]
+    assert len(graph) > 50
 
 
 def test_no_module_imports_itself_back_through_others() -> None:
-    graph = {name: imports_of(name) - {name} for name in modules()}
-    done: set[str] = set()
-    trail: list[str] = []
-
-    def visit(name: str) -> None:
-        if name in trail:
-            cycle = [*trail[trail.index(name) :], name]
-            raise AssertionError("import cycle: " + " -> ".join(cycle))
-        if name in done:
-            return
-        trail.append(name)
-        for imported in sorted(graph.get(name, ())):
-            # ``kismet_dice`` itself only re-exports the public API of rules and game.
-            if imported != ROOT:
-                visit(imported)
-        trail.pop()
-        done.add(name)
-
-    for name in sorted(graph):
-        visit(name)
+    # ``kismet_dice`` itself only re-exports the public API of rules and game.
+    graph = {name: targets - {ROOT} for name, targets in import_graph().items()}
+    assert find_cycle(graph) == []
 
 
 def test_imports_run_one_way_between_the_layers() -> None:
     wrong = []
-    for name in modules():
+    for name, targets in import_graph().items():
         own = layer(name)
         if own not in ALLOWED:
             continue
-        for imported in imports_of(name):
+        for imported in targets:
             other = layer(imported)
             if other and other != own and other not in ALLOWED[own]:
                 wrong.append(f"{name} imports {imported}")

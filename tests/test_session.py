@@ -24,6 +24,7 @@ from kismet_dice.session import (
 )
 from kismet_dice.storage import Storage
 from kismet_dice.strategy import Computer, Level, StrategyTable
+from tests.support.games import finished_two_player_game, hall_with_one_place_between
 
 
 def session_of(game: Game, *levels: Level | None) -> Session:
@@ -31,25 +32,6 @@ def session_of(game: Game, *levels: Level | None) -> Session:
         Seat(name, level) for name, level in zip(game.names, levels or [None] * len(game.names), strict=True)
     ]
     return Session(game, seats, computer=Computer().player)
-
-
-def play_out(session: Session) -> None:
-    """Each turn one roll of the seat's own dice, entered in its top open box."""
-    while not session.game.is_over:
-        seat = session.game.current_player
-        assert seat is not None
-        session.roll(seat)
-        session.act(seat, Score(session.game.sheet(seat).open_boxes[0]))
-
-
-def two_player_game(storage: Storage) -> Session:
-    """Ann (6 6 6 6 5 every turn) and Bob (1 1 1 1 2 every turn), played to the end and kept."""
-    faces = [6, 1]  # the roll-off: Ann begins
-    for _ in range(15):
-        faces += [6, 6, 6, 6, 5] + [1, 1, 1, 1, 2]
-    session = local_session(storage, Setup((Seat("Ann"), Seat("Bob"))), rng=ScriptedDice(faces))
-    play_out(session)
-    return session
 
 
 def test_the_first_action_creates_the_saved_game_and_later_ones_update_it(storage: Storage) -> None:
@@ -70,7 +52,7 @@ def test_a_save_that_fails_is_told_once_and_the_game_goes_on(storage: Storage) -
     session.act(0, Score(Box.ONES))
     problem = session.keeper.problem
     assert problem is not None
-    assert "no longer saved" in problem and str(storage.path) in problem
+    assert "no longer saved" in problem and storage.where in problem
     assert session.game.sheet(0)[Box.ONES] is not None
 
 
@@ -83,7 +65,7 @@ def test_the_server_refuses_a_change_it_cannot_keep_and_the_game_stays_as_it_was
     storage.close()
     with pytest.raises(Unsaved) as refused:
         session.act(0, Score(Box.SIXES))
-    assert str(storage.path) not in str(refused.value)
+    assert storage.where not in str(refused.value)
     assert session.game.to_json() == before and session.version == 1
 
 
@@ -166,12 +148,9 @@ def test_a_set_up_survives_json_and_bad_json_is_refused() -> None:
 
 
 def test_whoever_an_entry_pushes_out_of_the_hall_of_fame_is_told_and_not_asked(storage: Storage) -> None:
-    session = two_player_game(storage)
-    ann, bob = session.game.total(0), session.game.total(1)
+    session = finished_two_player_game(storage)
+    ann, bob = hall_with_one_place_between(storage, session)
     assert ann > bob
-    between = (ann + bob) // 2
-    for number in range(9):
-        storage.hall.submit(f"P{number}", between, players=1, computer=False, assisted=False)
     assert session.hall_prompts() == (0, 1)  # nine entries: both qualify
     outcome = session.answer_hall(0, "Ann")
     assert outcome.entry is not None and outcome.dropped == (1,)
@@ -190,7 +169,7 @@ def test_whoever_an_entry_pushes_out_of_the_hall_of_fame_is_told_and_not_asked(s
 
 
 def test_a_name_given_after_other_games_filled_the_list_is_told_so(storage: Storage) -> None:
-    session = two_player_game(storage)
+    session = finished_two_player_game(storage)
     assert session.hall_prompts() == (0, 1)
     when = datetime(2030, 1, 1, tzinfo=UTC)
     for number in range(10):

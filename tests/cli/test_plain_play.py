@@ -12,9 +12,10 @@ from kismet_dice.cli import main
 from kismet_dice.cli.play import EndOfInput, PlainTable
 from kismet_dice.game import ScriptedDice
 from kismet_dice.session import Seat, Session
+from kismet_dice.storage import Storage
 from kismet_dice.strategy import Computer, Level, StrategyTable
-from tests.game.helpers import draws
 from tests.game.test_solo_game import TURNS
+from tests.support.games import draws, finished_two_player_game, hall_with_one_place_between
 
 
 def humans(game: Game) -> Session:
@@ -158,3 +159,14 @@ def test_a_computer_level_that_does_not_exist_is_one_line(
     status, out, err = play_command("", ["Ann", "Hal=expert"], monkeypatch, capsys)
     assert status == 2 and out == ""
     assert err == "kismet: a computer player is easy, medium, hard, not 'expert'\n"
+
+
+def test_whoever_an_entry_pushes_out_is_told_and_not_asked(storage: Storage) -> None:
+    session = finished_two_player_game(storage)
+    ann, bob = hall_with_one_place_between(storage, session)
+    sink = io.StringIO()
+    PlainTable(io.StringIO("Ann\n"), sink).enter_hall_of_fame(session)
+    out = sink.getvalue()
+    assert out.count("enters the Hall of Fame! Your name for the list") == 1  # Ann only
+    assert f"Ann enters the Hall of Fame at number 1 with {ann}." in out
+    assert f"Bob's {bob} no longer makes the Hall of Fame: Ann's entry just now took the last place." in out

@@ -11,6 +11,9 @@ import sys
 from pathlib import Path
 
 from kismet_dice.storage import Storage
+from tests.support.readonly import read_only_run
+
+SOURCE = Path(__file__).parents[2] / "src"
 
 KISMET = [sys.executable, "-c", "import sys; from kismet_dice.cli import main; sys.exit(main())"]
 
@@ -174,3 +177,30 @@ def test_a_saved_game_that_fails_to_replay_is_reported_and_not_offered(home: Pat
     [line] = result.stderr.splitlines()
     assert line.startswith("kismet: skipping saved game 1 cannot be loaded")
     assert "Unfinished games" not in result.stdout
+
+
+def test_serve_stops_with_one_line_on_a_store_it_cannot_write(home: Path) -> None:
+    with Storage.open(home) as storage:
+        storage.hall.submit("Ann", 120, players=1, computer=False, assisted=False)
+    argv = [sys.executable, "-m", "kismet_dice", "serve", "--port", "1"]
+    done = read_only_run(home, argv, {"KISMET_HOME": str(home), "PYTHONPATH": str(SOURCE)})
+    assert done.returncode == 2
+    [line] = done.stderr.splitlines()
+    assert line.startswith("kismet: ") and "read-only" in line
+    assert "served at" not in done.stdout
+
+
+def test_serve_stops_with_one_line_when_its_data_directory_is_a_file(tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a directory")
+    environment = {**os.environ, "KISMET_HOME": str(blocker / "kismet"), "PYTHONPATH": str(SOURCE)}
+    done = subprocess.run(
+        [sys.executable, "-m", "kismet_dice", "serve", "--port", "1"],
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    [line] = done.stderr.splitlines()
+    assert line.startswith("kismet: ") and str(blocker) in line

@@ -8,8 +8,7 @@ import pytest
 
 from kismet_dice import Box, Game, HouseRules
 from kismet_dice.game import Penalty, Scored, ScriptedDice, SecondKismet
-
-from .helpers import play_turn, scripted
+from tests.support.games import play_turn, scripted
 
 ANN, BOB, CID = 0, 1, 2
 

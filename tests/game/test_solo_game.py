@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from kismet_dice import Box, Game
 from kismet_dice.game import Rolled, RollOff, Scored, ScriptedDice
-
-from .helpers import draws
+from tests.support.games import draws
 
 # (rolls, holds for the re-rolls, box, the points RULES.md gives by hand)
 TURNS: list[tuple[list[list[int]], list[list[int]], Box, int]] = [

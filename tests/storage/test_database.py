@@ -12,7 +12,7 @@ import pytest
 from kismet_dice.game import Game
 from kismet_dice.storage import SCHEMA_VERSION, Storage, StorageError, data_directory, database_path
 from kismet_dice.storage.database import migrate, schema_version
-from tests.storage.gameplay import take_turn_step
+from tests.support.games import take_turn_step
 
 
 def test_kismet_home_decides_where_the_file_is(home: Path) -> None:
@@ -29,7 +29,9 @@ def test_without_kismet_home_the_user_data_directory_is_used(monkeypatch: pytest
     assert data_directory({"KISMET_HOME": ""}) == expected
 
 
+@pytest.mark.sqlite_only
 def test_the_file_is_in_wal_mode_with_the_current_schema(storage: Storage) -> None:
+    assert storage.path is not None
     raw = sqlite3.connect(storage.path)
     try:
         assert raw.execute("PRAGMA journal_mode").fetchone() == ("wal",)

@@ -1,23 +1,17 @@
 """A store that cannot be written is found at once, in words that say so, not at the first save.
 
-The store is made read-only for a child process by a read-only bind mount of its directory in a
-mount namespace of its own (``unshare -m``): root, which runs these tests here, writes through
-chmod, but not through a read-only mount. Where that cannot be done and the tests do not run as
-root, chmod serves; otherwise the tests are skipped, saying why.
+The store is made read-only for a child process (see :mod:`tests.support.readonly`).
 """
 
 from __future__ import annotations
 
-import os
-import shlex
-import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
 from kismet_dice.storage import Storage
+from tests.support.readonly import read_only_run
 
 SOURCE = Path(__file__).parents[2] / "src"
 
@@ -37,41 +31,9 @@ except StorageError as error:
 """
 
 
-def _can_mount_read_only() -> bool:
-    if shutil.which("unshare") is None or shutil.which("mount") is None:
-        return False
-    probe = subprocess.run(["unshare", "-m", "true"], capture_output=True)
-    return probe.returncode == 0
-
-
 def run_read_only(home: Path) -> list[str]:
     """The child's lines, run with ``home`` (directory and file) read-only."""
-    environment = {**os.environ, "PYTHONPATH": str(SOURCE)}
-    child = [sys.executable, "-c", CHILD, str(home)]
-    by_chmod = False
-    if _can_mount_read_only():
-        place = shlex.quote(str(home))
-        script = (
-            f"mount --bind {place} {place} && mount -o remount,bind,ro {place} && exec {shlex.join(child)}"
-        )
-        command = ["unshare", "-m", "sh", "-c", script]
-    elif os.geteuid() != 0:
-        for item in home.iterdir():
-            item.chmod(0o444)
-        home.chmod(0o555)
-        command = child
-        by_chmod = True
-    else:
-        pytest.skip(
-            "neither a private read-only mount (unshare -m) nor chmod (root) can make a read-only store"
-        )
-    try:
-        done = subprocess.run(command, env=environment, capture_output=True, text=True, timeout=60)
-    finally:
-        if by_chmod:
-            home.chmod(0o755)
-            for item in home.iterdir():
-                item.chmod(0o644)
+    done = read_only_run(home, [sys.executable, "-c", CHILD, str(home)], {"PYTHONPATH": str(SOURCE)})
     assert done.returncode == 0, done.stderr
     return done.stdout.splitlines()
 

@@ -6,7 +6,6 @@ import json
 import os
 import random
 import signal
-import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -14,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from kismet_dice.game import Game
-from kismet_dice.storage import SavedGameError, Storage
-from tests.storage.gameplay import take_turn_step
+from kismet_dice.storage import Connection, SavedGameError, Storage
+from tests.support.games import take_turn_step
 
 
 def new_game(seed: int = 7, names: tuple[str, ...] = ("Ann", "Bob")) -> Game:
@@ -105,10 +104,11 @@ def test_a_record_that_fails_to_replay_is_reported_skipped_and_kept(storage: Sto
     record = json.loads(game.to_json())
     record["actions"][-1]["points"] += 1  # claims a point the dice never scored
     tampered = json.dumps(record)
-    raw = sqlite3.connect(storage.path)
-    raw.execute("UPDATE saved_game SET record = ? WHERE id = ?", (tampered, bad.id))
-    raw.commit()
-    raw.close()
+    storage.database.write(
+        lambda connection: connection.execute(
+            "UPDATE saved_game SET record = ? WHERE id = ?", (tampered, bad.id)
+        )
+    )
 
     listed = storage.games.unfinished()
     assert [g.id for g in listed.games] == [good.id]
@@ -149,7 +149,7 @@ def test_a_write_interrupted_half_way_leaves_the_last_complete_action(storage: S
         saved = storage.games.save(saved.id, game, version=saved.version)
     before = game.to_json()
 
-    def half_a_save(connection: sqlite3.Connection) -> None:
+    def half_a_save(connection: Connection) -> None:
         connection.execute("UPDATE saved_game SET record = ? WHERE id = ?", ('{"actions": [', saved.id))
         raise Interrupted
 
@@ -164,7 +164,7 @@ TESTS = Path(__file__).parent
 KILLED_MID_WRITE = """
 import random, sys, time
 sys.path.insert(0, sys.argv[1])
-from tests.storage.gameplay import take_turn_step
+from tests.support.games import take_turn_step
 from kismet_dice.game import Game
 from kismet_dice.storage import Storage
 
@@ -188,7 +188,7 @@ storage.database.write(hang)
 KILLED_WHILE_PLAYING = """
 import random, sys
 sys.path.insert(0, sys.argv[1])
-from tests.storage.gameplay import take_turn_step
+from tests.support.games import take_turn_step
 from kismet_dice.game import Game
 from kismet_dice.storage import Storage
 

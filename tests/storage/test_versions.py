@@ -7,13 +7,14 @@ out of the list to resume, and the web tables kept in storage.
 from __future__ import annotations
 
 import random
-import sqlite3
+from functools import partial
 
 import pytest
 
 from kismet_dice.game import Game
 from kismet_dice.rules import IllegalAction
 from kismet_dice.storage import (
+    Connection,
     NotEligible,
     SavedGame,
     SavedGameError,
@@ -21,7 +22,7 @@ from kismet_dice.storage import (
     StorageError,
     VersionConflict,
 )
-from tests.storage.gameplay import take_turn_step
+from tests.support.games import take_turn_step
 
 
 def new_game(seed: int = 7, names: tuple[str, ...] = ("Ann", "Bob")) -> Game:
@@ -130,24 +131,40 @@ def test_a_hall_answer_enters_the_total_and_marks_the_seat_in_one_write(storage:
     assert (loaded.hall_asked, loaded.version) == ((0, 1), 2)
 
 
+def run(statement: str, connection: Connection) -> None:
+    connection.execute(statement)
+
+
+# A trigger that fails every write of the Hall of Fame marks, as each store spells it.
+FAILING_MARK = {
+    "sqlite": (
+        "CREATE TRIGGER fail_mark BEFORE UPDATE OF hall_asked ON saved_game "
+        "BEGIN SELECT RAISE(ABORT, 'the disk gave up'); END",
+    ),
+    "postgresql": (
+        "CREATE FUNCTION give_up() RETURNS trigger LANGUAGE plpgsql AS "
+        "$$ BEGIN RAISE EXCEPTION 'the disk gave up'; END $$",
+        "CREATE TRIGGER fail_mark BEFORE UPDATE OF hall_asked ON saved_game "
+        "FOR EACH ROW EXECUTE FUNCTION give_up()",
+    ),
+}
+DROP_FAILING_MARK = {"sqlite": "DROP TRIGGER fail_mark", "postgresql": "DROP TRIGGER fail_mark ON saved_game"}
+
+
 def test_a_hall_answer_whose_write_fails_half_way_leaves_nothing_and_a_retry_enters_once(
     storage: Storage,
 ) -> None:
     saved = storage.games.start(finished_game(3, ("Ann",)))
     # The mark is the second statement of the write, after the entry: make it fail.
-    storage.database.write(
-        lambda connection: connection.execute(
-            "CREATE TRIGGER fail_mark BEFORE UPDATE OF hall_asked ON saved_game "
-            "BEGIN SELECT RAISE(ABORT, 'the disk gave up'); END"
-        )
-    )
+    for statement in FAILING_MARK[storage.dialect]:
+        storage.database.write(partial(run, statement))
     with pytest.raises(StorageError, match="the disk gave up"):
         answer(storage, saved, 0, "Ann", version=0)
     assert storage.hall.entries() == ()
     after_failure = storage.games.load(saved.id, finished=True)[0]
     assert (after_failure.hall_asked, after_failure.version) == ((), 0)
 
-    storage.database.write(lambda connection: connection.execute("DROP TRIGGER fail_mark"))
+    storage.database.write(lambda connection: connection.execute(DROP_FAILING_MARK[storage.dialect]))
     answer(storage, saved, 0, "Ann", version=0)
     # A second retry (the answer's reply was lost, say) is refused: still one entry.
     with pytest.raises(SavedGameError, match="already answered"):
@@ -236,9 +253,8 @@ def test_web_tables_whose_game_is_over_are_not_unfinished_and_the_oldest_comes_f
 
 def test_unreadable_seat_digests_are_reported(storage: Storage) -> None:
     storage.tables.create("table-1", new_game(16, ("Ann",)), ["a"], [None])
-    raw = sqlite3.connect(storage.path)
-    raw.execute("UPDATE web_table SET seat_digests = '{oops'")
-    raw.commit()
-    raw.close()
+    storage.database.write(
+        lambda connection: connection.execute("UPDATE web_table SET seat_digests = '{oops'")
+    )
     with pytest.raises(SavedGameError, match="seat digests"):
         storage.tables.find("table-1")

@@ -16,8 +16,8 @@ from kismet_dice.tui.screens.hall import HallScreen
 from kismet_dice.tui.screens.start import StartScreen
 from kismet_dice.tui.screens.table import TableScreen
 from kismet_dice.tui.widgets import KEY_OF_BOX, SheetView
-from tests.game.helpers import draws
 from tests.game.test_solo_game import TURNS
+from tests.support.games import draws, finished_two_player_game, hall_with_one_place_between
 
 
 def table_of(app: KismetApp) -> TableScreen:
@@ -208,3 +208,22 @@ async def test_the_log_tells_a_roll_in_the_words_of_every_interface(storage: Sto
         )
         # The log wraps long lines: compare the words.
         assert " ".join(sentence.split()) in " ".join(" ".join(lines).split())
+
+
+async def test_whoever_an_entry_pushes_out_is_told_and_not_asked(storage: Storage) -> None:
+    session = finished_two_player_game(storage)
+    ann, bob = hall_with_one_place_between(storage, session)
+    app = make_app(storage, [])
+    async with app.run_test(size=(100, 30)) as pilot:
+        app.post_message(TableScreen.GameOver(session))
+        await pilot.pause()
+        assert isinstance(app.screen, NameScreen)
+        assert f"Ann, {ann} enters the Hall of Fame!" in str(app.screen.query_one("#question").render())
+        await pilot.press("enter")
+        await pilot.pause()
+        # Bob is not asked: the Hall of Fame shows, and he is told why.
+        assert isinstance(app.screen, HallScreen)
+        told = [str(notification.message) for notification in app._notifications]
+        assert (
+            f"Bob's {bob} no longer makes the Hall of Fame: Ann's entry just now took the last place." in told
+        )

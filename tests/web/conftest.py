@@ -11,7 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from kismet_dice.strategy import Computer, StrategyTable
-from tests.web.helpers import QueuedDice, client, new_game
+from tests.support.web import QueuedDice, client, new_game
 
 
 @pytest.fixture

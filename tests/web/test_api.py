@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 from kismet_dice.game import Game
 from kismet_dice.rules import Box
 from kismet_dice.storage import SavedGame, SavedGames, Storage, StorageError, WebTables
-from tests.web.helpers import QueuedDice, client, entries, faces, new_game, options, seat, seat_tokens, state
+from tests.support.web import QueuedDice, client, entries, faces, new_game, options, seat, seat_tokens, state
 
 
 def test_a_new_game_has_one_secret_link_per_seat_and_a_plain_link(game: dict[str, Any]) -> None:

@@ -9,12 +9,17 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from kismet_dice.game import Game
 from kismet_dice.storage import Storage
 from kismet_dice.strategy import Advisor, Computer, StrategyTable
 from kismet_dice.strategy.solver import Progress
-from tests.web.helpers import QueuedDice, client, entries, new_game, seat, seat_tokens, state
-from tests.web.live import turn_of, wait_for
+from tests.support.live import LiveGame, turn_of
+from tests.support.web import QueuedDice, client, entries, new_game, seat, seat_tokens, state
+
+# Pages wait for the computer's moves: a computer that stops fails the test instead of stalling it.
+pytestmark = pytest.mark.timeout(120)
 
 
 def filled(view: dict[str, Any], seat_number: int) -> int:
@@ -33,7 +38,8 @@ def test_computer_seats_get_no_link_and_play_their_turns_by_themselves(
         (ann,) = seat_tokens(created)
         game_id = created["id"]
         with web.websocket_connect(f"/api/games/{game_id}/live") as socket:
-            wait_for(socket, turn_of(0))
+            page = LiveGame(socket)
+            page.wait_for(turn_of(0))
             dice.push(1, 2, 3, 4, 6)
             web.post(f"/api/games/{game_id}/roll", json={}, headers=seat(ann))
             dice.push(*random.Random(4).choices(range(1, 7), k=15 * 2))
@@ -42,13 +48,13 @@ def test_computer_seats_get_no_link_and_play_their_turns_by_themselves(
             # Every action of the computers comes as a page of its own, one event at a time.
             versions = [scored["version"]]
             while True:
-                view = wait_for(socket, lambda _view: True, after=versions[-1])
+                view = page.wait_for(lambda _view: True, after=versions[-1])
                 versions.append(view["version"])
                 if view["current_player"] == 0:
                     break
         assert versions == list(range(versions[0], versions[0] + len(versions)))
         assert view["round"] == 2 and [filled(view, number) for number in range(3)] == [1, 1, 1]
-        played = view["events"][scored["version"] :]
+        played = view["events"][len(scored["events"]) :]
         assert [event["seat"] for event in played if event["kind"] == "scored"] == [1, 2]
         for event in played:
             if event["kind"] == "scored":
@@ -64,7 +70,7 @@ def test_a_game_of_computers_plays_to_the_end_and_enters_no_hall_of_fame(
         created = new_game(web, "Max", "Eve", computers={"Max": "medium", "Eve": "easy"})
         assert created["invitations"] == []
         with web.websocket_connect(f"/api/games/{created['id']}/live") as socket:
-            over = wait_for(socket, lambda view: view["over"])
+            over = LiveGame(socket).wait_for(lambda view: view["over"])
         assert [filled(over, number) for number in range(2)] == [15, 15]
         assert over["hall_of_fame"] == []
         assert web.get("/api/hall").json() == []
@@ -89,7 +95,7 @@ def test_stored_levels_survive_a_restart_and_the_computer_plays_on(
         assert refused.status_code == 409 and "Hal's turn" in refused.json()["error"]
     with client(tmp_path, random.Random(3), computer) as second:
         with second.websocket_connect(f"/api/games/{game_id}/live") as socket:
-            view = wait_for(socket, turn_of(0), after=stopped["version"])
+            view = LiveGame(socket).wait_for(turn_of(0), after=stopped["version"])
         assert [player["computer"] for player in view["players"]] == [None, "hard", "medium"]
         assert entries(view, 0)["STRAIGHT"] == 30
         assert [filled(view, number) for number in range(3)] == [1, 1, 1]
@@ -133,17 +139,17 @@ def test_a_computer_that_wins_the_roll_off_begins(tmp_path: Path, computer: Comp
         created = new_game(web, "Ann", "Hal", computers={"Hal": "hard"})
         assert created["game"]["current_player"] == 1
         with web.websocket_connect(f"/api/games/{created['id']}/live") as socket:
-            view = wait_for(socket, turn_of(0))
+            view = LiveGame(socket).wait_for(turn_of(0))
         assert filled(view, 1) == 1 and filled(view, 0) == 0
 
 
 def test_a_computer_level_must_be_one_of_the_three(tmp_path: Path) -> None:
-    web = client(tmp_path, QueuedDice())
-    for level in ("expert", "", 3):
-        answer = web.post(
-            "/api/games", json={"players": [{"name": "Ann"}, {"name": "Hal", "computer": level}]}
-        )
-        assert answer.status_code == 422 and "computer" in answer.json()["error"], answer.text
+    with client(tmp_path, QueuedDice()) as web:
+        for level in ("expert", "", 3):
+            answer = web.post(
+                "/api/games", json={"players": [{"name": "Ann"}, {"name": "Hal", "computer": level}]}
+            )
+            assert answer.status_code == 422 and "computer" in answer.json()["error"], answer.text
 
 
 class SlowComputer(Computer):
@@ -160,6 +166,11 @@ class SlowComputer(Computer):
     @property
     def ready(self) -> bool:
         return self._loaded is not None
+
+    @property
+    def stored(self) -> bool:
+        # Its table is on no disk, whatever this machine holds: a server waits until it is needed.
+        return self.ready
 
     def advisor(self, progress: Progress | None = None) -> Advisor:
         with self._gate:
@@ -180,12 +191,13 @@ def test_while_the_computer_gets_ready_the_server_serves_and_says_so(
         created = new_game(web, "Ann", "Hal", computers={"Hal": "hard"})
         game_id = created["id"]
         with web.websocket_connect(f"/api/games/{game_id}/live") as socket:
-            waiting = wait_for(socket, lambda view: True)
+            page = LiveGame(socket)
+            waiting = page.wait_for(lambda view: True)
             assert waiting["computer"] == "getting_ready" and waiting["current_player"] == 1
             # The load runs beside the server: it still answers, and Hal has not moved.
             assert state(web, game_id)["events"] == created["game"]["events"]
             slow.release.set()
-            view = wait_for(socket, turn_of(0))
+            view = page.wait_for(turn_of(0))
         assert view["computer"] == "ready" and filled(view, 1) == 1
         assert slow.loads == 1
 
@@ -201,13 +213,15 @@ def test_advice_asked_while_the_computer_gets_ready_comes_once_it_is(
         game_id = created["id"]
         web.post(f"/api/games/{game_id}/roll", json={}, headers=seat(ann))
         with web.websocket_connect(f"/api/games/{game_id}/live") as socket:
-            assert wait_for(socket, lambda view: True)["computer"] == "getting_ready"
+            page = LiveGame(socket)
+            # Nothing has needed the computer yet: a table that must be worked out waits for that.
+            assert page.wait_for(lambda view: True)["computer"] == "not_loaded"
             answer = asking.submit(web.post, f"/api/games/{game_id}/advice", headers=seat(ann))
             # The pages are told the computer is getting ready; the answer waits for it.
-            pushed = wait_for(socket, lambda view: True)
+            pushed = page.wait_for(lambda view: True)
             assert pushed["computer"] == "getting_ready" and not pushed["assisted"]
             assert not answer.done()
             slow.release.set()
-            assert wait_for(socket, lambda view: view["assisted"])["computer"] == "ready"
+            assert page.wait_for(lambda view: view["assisted"])["computer"] == "ready"
         advice = answer.result()
         assert advice.status_code == 200 and advice.json()["options"][0]["box"] == "KISMET"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -9,7 +10,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from kismet_dice.storage import Storage
-from tests.web.helpers import QueuedDice, client, new_game, seat, seat_tokens, state
+from tests.support.live import LiveGame
+from tests.support.web import QueuedDice, client, new_game, seat, seat_tokens, state
 
 
 def play_solo(web: TestClient, dice: QueuedDice, name: str = "Ann") -> tuple[str, str]:
@@ -31,8 +33,9 @@ def dice() -> QueuedDice:
 
 
 @pytest.fixture
-def web(tmp_path: Path, dice: QueuedDice) -> TestClient:
-    return client(tmp_path, dice)
+def web(tmp_path: Path, dice: QueuedDice) -> Iterator[TestClient]:
+    with client(tmp_path, dice) as started:
+        yield started
 
 
 def test_the_prompt_waits_for_the_end_of_the_game(web: TestClient, dice: QueuedDice) -> None:
@@ -84,6 +87,90 @@ def test_a_player_may_decline_and_is_not_asked_again(
     assert declined.status_code == 200 and declined.json()["entry"] is None
     assert web.get("/api/hall").json() == []
     # After a restart the finished game still shows, and the prompt stays answered.
-    restarted = client(tmp_path, QueuedDice())
-    after: dict[str, Any] = state(restarted, game_id)
+    with client(tmp_path, QueuedDice()) as restarted:
+        after: dict[str, Any] = state(restarted, game_id)
     assert after["over"] and after["hall_of_fame"] == []
+
+
+def fill_hall(home: Path, count: int, total: int = 100) -> None:
+    """``count`` entries of ``total`` made by other games."""
+    with Storage.open(home) as storage:
+        for number in range(count):
+            entered = storage.hall.submit(f"Other {number}", total, players=1, computer=False, assisted=False)
+            assert entered is not None
+
+
+def test_a_total_that_no_longer_qualifies_when_answered_is_told_so_not_refused(
+    web: TestClient, dice: QueuedDice, tmp_path: Path
+) -> None:
+    fill_hall(tmp_path, 9)
+    game_id, token = play_solo(web, dice)
+    over = state(web, game_id)
+    total = over["players"][0]["total"]
+    assert total < 100 and over["hall_of_fame"] == [0]
+    # Another game takes the last place while Ann's page shows the prompt.
+    fill_hall(tmp_path, 1)
+    assert state(web, game_id)["hall_of_fame"] == []
+    answer = web.post(f"/api/games/{game_id}/hall", json={"name": "Ann"}, headers=seat(token))
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["entry"] is None
+    assert answer.json()["told"] == [
+        f"Ann's {total} no longer makes the Hall of Fame: other games filled the list meanwhile."
+    ]
+    assert answer.json()["game"]["hall_of_fame"] == []
+    assert [entry["name"] for entry in web.get("/api/hall").json()].count("Ann") == 0
+    # The prompt is answered: answering again is refused.
+    again = web.post(f"/api/games/{game_id}/hall", json={"name": "Ann"}, headers=seat(token))
+    assert again.status_code == 409
+
+
+@pytest.mark.timeout(120)
+def test_when_the_first_entry_pushes_the_second_person_out_the_second_is_told_and_not_asked(
+    web: TestClient, dice: QueuedDice, tmp_path: Path
+) -> None:
+    fill_hall(tmp_path, 9)
+    dice.push(2)  # the roll-off: Ann 4, Bob 2, so Ann begins
+    created = new_game(web, "Ann", "Bob")
+    ann, bob = seat_tokens(created)
+    game_id = created["id"]
+    with web.websocket_connect(f"/api/games/{game_id}/live") as socket:
+        bob_page = LiveGame(socket)
+        bob_page.next()
+        # Ann rolls 2-3-4-5-6 and Bob 1-2-3-4-6 every turn; both fill their boxes top down.
+        for entry in created["game"]["players"][0]["sheet"]:
+            for token, faces in ((ann, (2, 3, 4, 5, 6)), (bob, (1, 2, 3, 4, 6))):
+                dice.push(*faces)
+                rolled = web.post(f"/api/games/{game_id}/roll", json={}, headers=seat(token))
+                assert rolled.status_code == 200, rolled.text
+                scored = web.post(
+                    f"/api/games/{game_id}/score", json={"box": entry["box"]}, headers=seat(token)
+                )
+                assert scored.status_code == 200, scored.text
+        over = bob_page.wait_for(lambda view: view["over"])
+        ann_total, bob_total = (player["total"] for player in over["players"])
+        assert bob_total < ann_total < 100
+        # Both totals beat the list's last place (it has a free one): both are asked, Ann first.
+        assert over["hall_of_fame"] == [0, 1]
+
+        entered = web.post(f"/api/games/{game_id}/hall", json={"name": "Ann"}, headers=seat(ann))
+        assert entered.status_code == 200, entered.text
+        assert entered.json()["entry"]["rank"] == 10
+        pushed_out = (
+            f"Bob's {bob_total} no longer makes the Hall of Fame: Ann's entry just now took the last place."
+        )
+        assert entered.json()["told"] == [
+            f"Ann enters the Hall of Fame at number 10 with {ann_total}.",
+            pushed_out,
+        ]
+        # Bob's page hears it as news of the change, and no longer asks him.
+        after = bob_page.wait_for(lambda view: view["hall_of_fame"] == [], after=over["version"])
+        assert pushed_out in bob_page.news
+        assert after == state(web, game_id)
+
+    # Bob's prompt was withdrawn (and he was told why): there is no prompt left to answer, so a late
+    # answer is refused like any second answer, and leaves the game and the list as they were.
+    late = web.post(f"/api/games/{game_id}/hall", json={"name": "Bob"}, headers=seat(bob))
+    assert late.status_code == 409 and "Bob" in late.json()["error"], late.text
+    assert state(web, game_id) == after
+    listed = web.get("/api/hall").json()
+    assert len(listed) == 10 and [entry["name"] for entry in listed].count("Bob") == 0

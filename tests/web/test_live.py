@@ -9,38 +9,38 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from tests.web.helpers import QueuedDice, faces, seat, seat_tokens, state
+from kismet_dice.web.live import Hub
+from kismet_dice.web.service import WebService
+from tests.support.live import LiveGame
+from tests.support.web import QueuedDice, faces, new_game, seat, seat_tokens, state
+
+# A page waits for messages: a message that never comes fails the test instead of stalling it.
+pytestmark = pytest.mark.timeout(60)
 
 
 def live(game: dict[str, Any]) -> str:
     return f"/api/games/{game['id']}/live"
 
 
-def next_state(socket: Any) -> dict[str, Any]:
-    message = socket.receive_json()
-    assert message["type"] == "state", message
-    view: dict[str, Any] = message["game"]
-    return view
-
-
 def test_a_page_gets_the_game_at_once_and_every_change_after(
     web: TestClient, game: dict[str, Any], dice: QueuedDice
 ) -> None:
     ann, _bob = seat_tokens(game)
-    with web.websocket_connect(live(game)) as watcher, web.websocket_connect(live(game)) as player:
-        assert next_state(watcher) == state(web, game["id"])
-        next_state(player)
+    with web.websocket_connect(live(game)) as watching, web.websocket_connect(live(game)) as playing:
+        watcher, player = LiveGame(watching), LiveGame(playing)
+        assert watcher.next() == state(web, game["id"])
+        player.next()
         dice.push(3, 3, 4, 4, 1)
-        player.send_json({"type": "roll", "token": ann, "hold": []})
-        assert faces(next_state(player)) == [3, 3, 4, 4, 1]
-        assert faces(next_state(watcher)) == [3, 3, 4, 4, 1]
+        playing.send_json({"type": "roll", "token": ann, "hold": []})
+        assert faces(player.next()) == [3, 3, 4, 4, 1]
+        assert faces(watcher.next()) == [3, 3, 4, 4, 1]
         # An action by HTTP reaches the open pages too.
         response = web.post(
             f"/api/games/{game['id']}/score", json={"box": "TWO_PAIR_SAME_COLOR"}, headers=seat(ann)
         )
         assert response.status_code == 200
-        for socket in (player, watcher):
-            pushed = next_state(socket)
+        for page in (player, watcher):
+            pushed = page.next()
             assert pushed["current_player"] == 1
             # 3-3-4-4 is two pairs of green: the total of all five dice.
             assert pushed["players"][0]["sheet"][6] == {
@@ -49,6 +49,8 @@ def test_a_page_gets_the_game_at_once_and_every_change_after(
                 "points": 15,
                 "option": None,
             }
+            # A page that applies the changes holds what the server shows.
+            assert pushed == state(web, game["id"])
 
 
 @pytest.mark.parametrize(
@@ -75,7 +77,8 @@ def test_a_refused_message_gets_an_error_and_the_page_stays_connected(
     message = message.replace('"ANN"', json.dumps(ann)).replace('"BOB"', json.dumps(bob))
     before = state(web, game["id"])
     with web.websocket_connect(live(game)) as socket:
-        next_state(socket)
+        page = LiveGame(socket)
+        page.next()
         socket.send_text(message)
         answer = socket.receive_json()
         assert answer["type"] == "error" and answer["status"] == status
@@ -84,13 +87,13 @@ def test_a_refused_message_gets_an_error_and_the_page_stays_connected(
         # Still connected: the same page can go on playing.
         dice.push(1, 2, 3, 4, 6)
         socket.send_json({"type": "roll", "token": ann, "hold": []})
-        assert faces(next_state(socket)) == [1, 2, 3, 4, 6]
+        assert faces(page.next()) == [1, 2, 3, 4, 6]
 
 
 def test_binary_data_is_refused_and_the_page_stays_connected(web: TestClient, game: dict[str, Any]) -> None:
     before = state(web, game["id"])
     with web.websocket_connect(live(game)) as socket:
-        next_state(socket)
+        LiveGame(socket).next()
         socket.send_bytes(b"\x00\x01")
         answer = socket.receive_json()
         assert answer["type"] == "error" and answer["status"] == 400 and "binary" in answer["error"]
@@ -112,10 +115,35 @@ def test_a_page_that_reconnects_gets_the_game_where_it_is(
 ) -> None:
     ann, _ = seat_tokens(game)
     with web.websocket_connect(live(game)) as socket:
-        next_state(socket)
+        LiveGame(socket).next()
     # While the page is away, the game goes on.
     dice.push(6, 6, 6, 1, 2)
     web.post(f"/api/games/{game['id']}/roll", json={}, headers=seat(ann))
     with web.websocket_connect(live(game)) as socket:
-        again = next_state(socket)
+        again = LiveGame(socket).next()
     assert faces(again) == [6, 6, 6, 1, 2] and again["rolls_left"] == 2
+
+
+@pytest.mark.timeout(60)
+def test_a_page_over_the_cap_of_its_game_is_closed_with_try_again_later_and_a_reason(
+    web: TestClient, game: dict[str, Any], dice: QueuedDice
+) -> None:
+    service: WebService = web.app.state.service  # type: ignore[attr-defined]
+    service.hub = Hub(per_table=2)
+    with web.websocket_connect(live(game)) as first, web.websocket_connect(live(game)) as second:
+        for socket in (first, second):
+            LiveGame(socket).next()
+        assert service.hub.count == 2
+        with web.websocket_connect(live(game)) as third, pytest.raises(WebSocketDisconnect) as closed:
+            third.receive_json()
+        assert closed.value.code == 1013
+        assert "2 open pages" in closed.value.reason
+        # The pages within the cap are still served.
+        assert service.hub.count == 2
+        dice.push(4)  # the roll-off of a game of one
+        other = new_game(web, "Cy")
+        with web.websocket_connect(live(other)) as elsewhere:
+            assert LiveGame(elsewhere).next()["id"] == other["id"]
+    # Once they close, their places are free again.
+    with web.websocket_connect(live(game)) as again:
+        assert LiveGame(again).next()["id"] == game["id"]

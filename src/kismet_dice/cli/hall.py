@@ -25,11 +25,18 @@ def register(subparsers: Any) -> None:
     )
     what.add_argument("--clear", action="store_true", help="empty the Hall of Fame (asks first)")
     hall.add_argument("--yes", action="store_true", help="with --clear: do not ask")
+    hall.add_argument(
+        "--database",
+        metavar="URL",
+        default=None,
+        help="a site's PostgreSQL database, postgresql://... (default $KISMET_DATABASE_URL, else this "
+        "machine's file)",
+    )
     hall.set_defaults(run=run_hall)
 
 
 def run_hall(options: argparse.Namespace) -> int:
-    storage = open_storage()
+    storage = open_storage(options.database)
     try:
         if options.clear:
             return clear(storage.hall.entries(), storage.hall.clear, options.yes)

@@ -240,7 +240,7 @@ class PlainTable:
         seat = session.game.current_player
         assert seat is not None
         if not session.game.dice:  # a resumed game may stop in the middle of a turn, dice on the table
-            session.roll(seat)
+            self.tell(session.roll(seat))
             self._after_action(session)
         while True:
             self.show_dice(session.game)
@@ -282,11 +282,12 @@ class PlainTable:
                 self.say(KEEP_HINT)
                 continue
             try:
-                session.roll(seat, hold)
+                told = session.roll(seat, hold)
             except IllegalAction as error:
                 self.say(f"{error}. {KEEP_HINT}")
                 continue
             self._after_action(session)
+            self.tell(told)
             return True
 
     def choose_box(self, session: Session, seat: int) -> None:

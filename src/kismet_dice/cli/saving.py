@@ -14,10 +14,13 @@ def warn(message: str, stream: TextIO | None = None) -> None:
     print(f"kismet: {message}", file=stream or sys.stderr, flush=True)
 
 
-def open_storage() -> Storage:
-    """The storage, after telling the person about a damaged file moved aside; else a UserError."""
+def open_storage(database: str | None = None) -> Storage:
+    """The storage, after telling the person about a damaged file moved aside; else a UserError.
+
+    ``database`` is a site's PostgreSQL URL; without it ``$KISMET_DATABASE_URL``, else the file.
+    """
     try:
-        storage = Storage.open()
+        storage = Storage.open(database=database)
     except StorageError as error:
         raise UserError(str(error)) from None
     if storage.moved_aside is not None:

@@ -27,6 +27,13 @@ def register(subparsers: Any) -> None:
         metavar="SECONDS",
         help=f"pause before each action of a computer player (default {COMPUTER_PACE})",
     )
+    serve.add_argument(
+        "--database",
+        metavar="URL",
+        default=None,
+        help="serve from a site's PostgreSQL database, postgresql://... (default $KISMET_DATABASE_URL, "
+        "else this machine's file, which one server at a time may use)",
+    )
     serve.set_defaults(run=run_serve)
 
 
@@ -45,12 +52,19 @@ def run_serve(options: argparse.Namespace) -> int:
     try:
         # The same store as every interface: games and the Hall of Fame are shared. A store that
         # cannot be written stops the server here, with one line, rather than failing every move.
-        with Storage.open() as storage:
+        with Storage.open(database=options.database) as storage:
             storage.check_writable()
+            # A SQLite file serves one server process: a second one is refused here. The lock is
+            # held until this process ends; the terminal game and plain text may still use the file.
+            lock = storage.lock_for_serving()
     except StorageError as error:
         raise UserError(str(error)) from None
-    app = create_app(pace=COMPUTER_PACE if options.pace is None else options.pace)
+    app = create_app(database=options.database, pace=COMPUTER_PACE if options.pace is None else options.pace)
     print(f"Kismet is served at http://{options.host}:{options.port}/ (Ctrl+C stops it)", flush=True)
-    # A UTF-8 character takes at most four bytes; larger frames are refused by the server itself.
-    uvicorn.run(app, host=options.host, port=options.port, ws_max_size=4 * MAX_MESSAGE_CHARACTERS)
+    try:
+        # A UTF-8 character takes at most four bytes; larger frames are refused by the server itself.
+        uvicorn.run(app, host=options.host, port=options.port, ws_max_size=4 * MAX_MESSAGE_CHARACTERS)
+    finally:
+        if lock is not None:
+            lock.release()
     return 0

@@ -26,7 +26,7 @@ from kismet_dice.session.keeping import Policy, Stale, StoreKeeper, Unsaved
 from kismet_dice.session.narration import Told
 from kismet_dice.session.seats import Seat, Setup
 from kismet_dice.session.table import HallOutcome, Players, Session, seat_levels
-from kismet_dice.storage import WEB_OWNER, HallEntry, SavedGameError, Storage, StorageError
+from kismet_dice.storage import WEB_OWNER, HallEntry, SavedGameError, Storage, StorageError, database_url
 from kismet_dice.strategy import Advisor, Option
 
 OWNER = WEB_OWNER
@@ -106,15 +106,23 @@ class Change:
 
 
 class Stores:
-    """One :class:`Storage` per thread (a storage serves one thread), all on the same place."""
+    """The server's store for the calling thread, all on the same place.
 
-    def __init__(self, home: Path | None = None) -> None:
+    On SQLite one :class:`Storage` per thread (a SQLite storage serves one thread). On PostgreSQL
+    (``database``, or ``$KISMET_DATABASE_URL`` when ``home`` is not given) one storage serves
+    every thread, from its connection pool.
+    """
+
+    def __init__(self, home: Path | None = None, *, database: str | None = None) -> None:
         self._home = home
+        self._url = database_url(database) if database is not None or home is None else None
         self._local = threading.local()
         self._all: list[Storage] = []
         self._lock = threading.Lock()
 
     def get(self) -> Storage:
+        if self._url is not None:
+            return self._shared(self._url)
         storage: Storage | None = getattr(self._local, "storage", None)
         if storage is None:
             storage = Storage.open(self._home)
@@ -122,6 +130,12 @@ class Stores:
             with self._lock:
                 self._all.append(storage)
         return storage
+
+    def _shared(self, url: str) -> Storage:
+        with self._lock:
+            if not self._all:
+                self._all.append(Storage.open(database=url))
+            return self._all[0]
 
     def close(self) -> None:
         with self._lock:

@@ -1,8 +1,10 @@
-"""Durable local storage for every interface: the Hall of Fame and saved games, in one SQLite file.
+"""Durable storage for every interface: the Hall of Fame and saved games.
 
 Imports only :mod:`kismet_dice.rules` and :mod:`kismet_dice.game`. Open it with
-:meth:`Storage.open`; the file is ``$KISMET_HOME/kismet.sqlite3``, or ``kismet.sqlite3`` in the
-user data directory for "kismet-dice" when ``KISMET_HOME`` is not set.
+:meth:`Storage.open`. By default the store is one SQLite file, ``$KISMET_HOME/kismet.sqlite3``, or
+``kismet.sqlite3`` in the user data directory for "kismet-dice" when ``KISMET_HOME`` is not set.
+A site's store is a PostgreSQL database, named by a ``postgresql://`` URL (``database=``, or
+``$KISMET_DATABASE_URL``); the schema and everything stored are the same.
 
 >>> import tempfile
 >>> from kismet_dice.game import Game, ScriptedDice
@@ -19,17 +21,24 @@ user data directory for "kismet-dice" when ``KISMET_HOME`` is not set.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from kismet_dice.storage.database import (
     APP_NAME,
+    DATABASE_VARIABLE,
     FILE_NAME,
     HOME_VARIABLE,
     SCHEMA_VERSION,
+    Connection,
     Database,
+    Listener,
     MovedAside,
+    ServeLock,
+    SQLiteDatabase,
     data_directory,
     database_path,
+    database_url,
 )
 from kismet_dice.storage.errors import (
     DEFAULT_PUBLIC,
@@ -52,10 +61,12 @@ from kismet_dice.storage.tables import WebTables
 
 
 class Storage:
-    """The Hall of Fame and the saved games of one database file.
+    """The Hall of Fame and the saved games of one store.
 
     ``moved_aside`` is set when a damaged file was found and moved away on opening: an
-    interface should tell the person (:attr:`MovedAside.message`). One object serves one thread.
+    interface should tell the person (:attr:`MovedAside.message`). On SQLite one object serves
+    one thread; on PostgreSQL (:attr:`shared`) one object serves every thread of a process,
+    from its connection pool.
     """
 
     def __init__(self, database: Database) -> None:
@@ -66,13 +77,21 @@ class Storage:
         self.tables = WebTables(database)
 
     @classmethod
-    def open(cls, home: Path | str | None = None) -> Storage:
-        """Open the storage in directory ``home`` (default :func:`data_directory`), creating it.
+    def open(cls, home: Path | str | None = None, *, database: str | None = None) -> Storage:
+        """Open the store, creating it and bringing its schema up to date.
 
-        Raises :class:`StorageError` when that place cannot be written.
+        ``database`` is a site's PostgreSQL URL (``postgresql://`` or ``postgres://``). Without
+        one, and without ``home``, ``$KISMET_DATABASE_URL`` is used when set; otherwise the store
+        is the SQLite file in directory ``home`` (default :func:`data_directory`). Raises
+        :class:`StorageError` when that store cannot be reached or written, or the URL is not one.
         """
+        url = database_url(database) if database is not None or home is None else None
+        if url is not None:
+            from kismet_dice.storage.postgres import PostgresDatabase  # psycopg only when asked for
+
+            return cls(PostgresDatabase.open(url))
         path = database_path() if home is None else Path(home) / FILE_NAME
-        return cls(Database.open(path))
+        return cls(SQLiteDatabase.open(path))
 
     def check_writable(self) -> None:
         """Make a real write that changes nothing, so a file that cannot be written is found at once.
@@ -82,10 +101,37 @@ class Storage:
         """
         self.database.check_writable()
 
+    def lock_for_serving(self) -> ServeLock | None:
+        """Claim a SQLite store for this one server process (held until released or the process
+        ends); :class:`StorageError` in one line if another ``kismet serve`` holds it. ``None`` on
+        PostgreSQL, where any number of servers share the store."""
+        return self.database.lock_for_serving()
+
+    def listen(self, callback: Callable[[int, int], None]) -> Listener:
+        """Call ``callback(game_id, version)``, from a thread, whenever any process commits a write
+        of a saved game; stop it with :meth:`Listener.stop`. PostgreSQL only (:attr:`shared`):
+        on SQLite it raises :class:`StorageError`."""
+        return self.database.listen(callback)
+
     @property
-    def path(self) -> Path:
-        """The database file."""
+    def shared(self) -> bool:
+        """Whether several server processes may use this store at once (PostgreSQL)."""
+        return self.database.shared
+
+    @property
+    def dialect(self) -> str:
+        """``"sqlite"`` or ``"postgresql"``."""
+        return self.database.dialect
+
+    @property
+    def path(self) -> Path | None:
+        """The SQLite database file; ``None`` on PostgreSQL."""
         return self.database.path
+
+    @property
+    def where(self) -> str:
+        """The store named for the person at the machine: the file, or the URL without its password."""
+        return self.database.where
 
     @property
     def moved_aside(self) -> MovedAside | None:
@@ -103,21 +149,26 @@ class Storage:
 
 __all__ = [
     "APP_NAME",
+    "DATABASE_VARIABLE",
     "DEFAULT_PUBLIC",
     "FILE_NAME",
     "HALL_SIZE",
     "HOME_VARIABLE",
     "SCHEMA_VERSION",
     "WEB_OWNER",
+    "Connection",
     "Database",
     "HallAnswer",
     "HallEntry",
     "HallOfFame",
+    "Listener",
     "MovedAside",
     "NotEligible",
+    "SQLiteDatabase",
     "SavedGame",
     "SavedGameError",
     "SavedGames",
+    "ServeLock",
     "Settings",
     "Storage",
     "StorageError",
@@ -127,5 +178,6 @@ __all__ = [
     "WebTables",
     "data_directory",
     "database_path",
+    "database_url",
     "qualifies",
 ]

@@ -1,6 +1,12 @@
-"""The one SQLite file that holds the Hall of Fame and the saved games, and how it is opened.
+"""The database that holds the Hall of Fame and the saved games: what every store offers, and the
+SQLite file that is the default.
 
-Every write is one ``BEGIN IMMEDIATE`` transaction, so a process killed half-way leaves the
+Two stores share one schema and one set of migrations: the SQLite file here, for a player's machine
+and a one-process server, and PostgreSQL (:mod:`kismet_dice.storage.postgres`) for a site run by
+several server processes. Every statement is written once, with ``?`` placeholders; a
+:class:`Connection` runs it on either store.
+
+On SQLite every write is one ``BEGIN IMMEDIATE`` transaction, so a process killed half-way leaves the
 file as it was after the last complete write. The journal is WAL with ``synchronous=FULL``:
 readers never wait for a writer, and a committed write survives a power cut. Writers wait
 for each other (busy timeout, then a retry loop), so "database is locked" never reaches a player.
@@ -8,16 +14,18 @@ for each other (busy timeout, then a retry loop), so "database is locked" never 
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import sqlite3
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import IO, Any, ClassVar, Protocol, TypeVar
 
 import platformdirs
 
@@ -25,12 +33,54 @@ from kismet_dice.storage.errors import StorageError
 
 APP_NAME = "kismet-dice"
 HOME_VARIABLE = "KISMET_HOME"
+# A site's database, when set: a PostgreSQL URL, used instead of the file in KISMET_HOME.
+DATABASE_VARIABLE = "KISMET_DATABASE_URL"
 FILE_NAME = "kismet.sqlite3"
+# Beside the file: held by the one ``kismet serve`` that may use it.
+SERVE_LOCK_SUFFIX = ".serve-lock"
 # How long one operation waits for other processes' writes before giving up.
 BUSY_SECONDS = 30.0
 
 
-def _levels_for_legacy_flags(connection: sqlite3.Connection) -> None:
+class Cursor(Protocol):
+    """What a statement gives back, on either store."""
+
+    @property
+    def rowcount(self) -> int: ...
+
+    def fetchone(self) -> Any: ...
+
+    def fetchall(self) -> list[Any]: ...
+
+
+class Connection(ABC):
+    """The connection a write runs on, inside its one transaction, whichever the store.
+
+    Statements are written once with ``?`` placeholders; :meth:`execute` runs them as the store
+    needs. A new id is read with ``RETURNING id`` (both stores have it), never ``lastrowid``.
+    """
+
+    dialect: ClassVar[str]
+
+    @abstractmethod
+    def execute(self, sql: str, parameters: Sequence[Any] = ()) -> Cursor:
+        """Run one statement; its cursor."""
+
+    @abstractmethod
+    def has_table(self, name: str) -> bool:
+        """Whether the database holds a table ``name``."""
+
+    @abstractmethod
+    def lock_table(self, table: str) -> None:
+        """Keep other writers of ``table`` out until this transaction ends, so what a read decides
+        still holds when the write is made."""
+
+    @abstractmethod
+    def notify_saved(self, game_id: int, version: int) -> None:
+        """Tell other processes, once this transaction commits, that the game reached ``version``."""
+
+
+def _levels_for_legacy_flags(connection: Connection) -> None:
     """Migration 5: a computer seat saved before levels were kept (``true``) plays at the best level.
 
     JSON is rewritten in Python: SQL has no portable way to edit a JSON list. A row whose flags
@@ -50,11 +100,12 @@ def _levels_for_legacy_flags(connection: sqlite3.Connection) -> None:
 
 # One step of a migration: an SQL statement, or a function run on the connection in the same
 # transaction, for what SQL cannot say portably.
-Step = str | Callable[[sqlite3.Connection], None]
+Step = str | Callable[[Connection], None]
 
 # Migration N brings a file from schema version N-1 to N. Never edit one that has shipped:
-# add the next. The version lives in the table ``schema_version`` (one row). New statements
-# keep to SQL that PostgreSQL runs too.
+# add the next. The version lives in the table ``schema_version`` (one row). Every step runs on
+# both stores; the one phrase they spell differently is rendered by :func:`render` (so a shipped
+# step still makes exactly the SQLite schema it always made).
 MIGRATIONS: tuple[tuple[Step, ...], ...] = (
     # 1: the Hall of Fame. The id orders arrivals, so a tie ranks below the entry already there.
     (
@@ -107,6 +158,90 @@ MIGRATIONS: tuple[tuple[Step, ...], ...] = (
     ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
+
+# An id given by the database. SQLite's AUTOINCREMENT never reuses an id (ids order arrivals in
+# the Hall of Fame); a PostgreSQL identity never does either.
+_SQLITE_ID = "INTEGER PRIMARY KEY AUTOINCREMENT"
+_POSTGRES_ID = "INTEGER GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY"
+
+
+def render(step: str, dialect: str) -> str:
+    """A migration statement as the store ``dialect`` spells it.
+
+    >>> render("CREATE TABLE t (id INTEGER PRIMARY KEY AUTOINCREMENT)", "postgresql")
+    'CREATE TABLE t (id INTEGER GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY)'
+    >>> render("CREATE TABLE t (id INTEGER PRIMARY KEY AUTOINCREMENT)", "sqlite")
+    'CREATE TABLE t (id INTEGER PRIMARY KEY AUTOINCREMENT)'
+    """
+    return step.replace(_SQLITE_ID, _POSTGRES_ID) if dialect == "postgresql" else step
+
+
+def stored_version(connection: Connection) -> int:
+    """The schema version of a database: 0 for a new, empty one."""
+    if not connection.has_table("schema_version"):
+        return 0
+    row = connection.execute("SELECT version FROM schema_version").fetchone()
+    return int(row[0]) if row else 0
+
+
+def newer_schema(where: str, version: int) -> StorageError:
+    return StorageError(
+        f"{where} was written by a newer kismet-dice (schema {version}, this one knows "
+        f"{SCHEMA_VERSION}); update kismet-dice to use it",
+        public="the game store was written by a newer kismet-dice",
+    )
+
+
+def upgrade(connection: Connection, where: str, target: int = SCHEMA_VERSION) -> None:
+    """Run the migrations from the stored version up to ``target``, inside the caller's transaction.
+
+    The caller holds the store's lock for migrating, so the version read here cannot change
+    before the steps are done: servers starting together migrate once.
+    """
+    version = stored_version(connection)
+    if version > SCHEMA_VERSION:
+        raise newer_schema(where, version)
+    if version == 0:
+        connection.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+        connection.execute("INSERT INTO schema_version (version) VALUES (0)")
+    for number in range(version + 1, target + 1):
+        for step in MIGRATIONS[number - 1]:
+            if isinstance(step, str):
+                connection.execute(render(step, connection.dialect))
+            else:
+                step(connection)
+        connection.execute("UPDATE schema_version SET version = ?", (number,))
+
+
+def database_url(database: str | None = None, environ: Mapping[str, str] | None = None) -> str | None:
+    """The PostgreSQL URL to use: ``database`` if given, else ``$KISMET_DATABASE_URL``; ``None``
+    for the SQLite file. Anything but a ``postgresql://`` (or ``postgres://``) URL is refused.
+
+    >>> database_url(None, {}) is None
+    True
+    >>> database_url(None, {"KISMET_DATABASE_URL": "postgres://db.example/kismet"})
+    'postgres://db.example/kismet'
+    >>> database_url("mysql://db.example/kismet", {})
+    Traceback (most recent call last):
+    ...
+    kismet_dice.storage.errors.StorageError: a database URL starts with postgresql:// (mysql:... given)
+    """
+    url = (
+        database
+        if database is not None
+        else (os.environ if environ is None else environ).get(DATABASE_VARIABLE, "")
+    )
+    if not url:
+        return None
+    if not url.startswith(("postgresql://", "postgres://")):
+        # Only the scheme is repeated: the rest may hold a password.
+        scheme = url.split(":", 1)[0][:20]
+        raise StorageError(
+            f"a database URL starts with postgresql:// ({scheme}:... given)",
+            public="the game store is not configured correctly",
+        )
+    return url
+
 
 T = TypeVar("T")
 
@@ -186,20 +321,149 @@ def _patiently(work: Callable[[], T]) -> T:
         pause = min(pause * 2, 0.1)
 
 
-class Database:
+class ServeLock:
+    """An exclusive lock on ``<database file>.serve-lock``, held by the one ``kismet serve`` of a
+    SQLite store until :meth:`release` or the end of the process (the system drops it then, even
+    after a kill). Other kismet commands never take it: they may use the file alongside.
+    """
+
+    def __init__(self, database: Path) -> None:
+        self.path = database.with_name(database.name + SERVE_LOCK_SUFFIX)
+        self._file: IO[bytes] | None = None
+        try:
+            handle = open(self.path, "ab")  # noqa: SIM115 - held open for the life of the server
+        except OSError as error:
+            raise StorageError(
+                f"cannot create {self.path}: {error.strerror or error}",
+                public="the game store cannot be used right now",
+            ) from None
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.close()
+            raise StorageError(
+                f"another kismet serve is using {database}: SQLite is for one server process; "
+                "use PostgreSQL (--database) for several",
+                public="the game store is in use by another server",
+            ) from None
+        self._file = handle
+
+    def release(self) -> None:
+        if self._file is not None:
+            self._file.close()  # closing the file drops the lock
+            self._file = None
+
+    def __enter__(self) -> ServeLock:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
+class Listener(ABC):
+    """Something that calls back for every game saved by any process, until :meth:`stop`."""
+
+    @abstractmethod
+    def wait_until_listening(self, timeout: float) -> bool:
+        """Whether it listens (within ``timeout`` seconds): saves committed from then on are told."""
+
+    @abstractmethod
+    def stop(self) -> None:
+        """Stop listening and wait for the thread to end."""
+
+
+class Database(ABC):
+    """An open database, already at :data:`SCHEMA_VERSION`: :meth:`read`, :meth:`write`, :meth:`close`.
+
+    ``where`` names it for the person at the machine (a path, or a URL without its password);
+    ``path`` is the SQLite file (``None`` on PostgreSQL); ``shared`` says whether several server
+    processes may use it at once.
+    """
+
+    dialect: ClassVar[str]
+    shared: ClassVar[bool]
+    where: str
+    path: Path | None
+    moved_aside: MovedAside | None = None
+
+    @abstractmethod
+    def read(self, sql: str, parameters: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        """The rows of one query."""
+
+    @abstractmethod
+    def write(self, work: Callable[[Connection], T]) -> T:
+        """Run ``work(connection)`` in one transaction and commit it; if ``work`` raises, nothing is kept."""
+
+    @abstractmethod
+    def close(self) -> None: ...
+
+    def check_writable(self) -> None:
+        """Make a real write that changes nothing; :class:`StorageError` if the store cannot be written.
+
+        A file on a read-only disk (or a read-only file) opens and reads fine: without this,
+        the first sign would be the first save failing, in the middle of a game.
+        """
+        self.write(lambda connection: connection.execute("UPDATE schema_version SET version = version"))
+
+    def lock_for_serving(self) -> ServeLock | None:
+        """Claim the store for one server process; ``None`` where several may share it."""
+        return None
+
+    def listen(self, callback: Callable[[int, int], None]) -> Listener:
+        """Call ``callback(game_id, version)`` for each save committed by any process, from a thread."""
+        raise StorageError(
+            f"{self.where} has one server process: there is no other to listen to",
+            public="the game store tells no other process of its changes",
+        )
+
+    def __enter__(self) -> Database:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class _SQLiteConnection(Connection):
+    dialect = "sqlite"
+
+    def __init__(self, raw: sqlite3.Connection) -> None:
+        self.raw = raw
+
+    def execute(self, sql: str, parameters: Sequence[Any] = ()) -> Cursor:
+        return self.raw.execute(sql, parameters)
+
+    def has_table(self, name: str) -> bool:
+        found = self.raw.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,)
+        ).fetchone()
+        return found is not None
+
+    def lock_table(self, table: str) -> None:
+        """Nothing to do: ``BEGIN IMMEDIATE`` already keeps every other writer out."""
+
+    def notify_saved(self, game_id: int, version: int) -> None:
+        """Nothing to do: a SQLite store has one server process, which knows its own changes."""
+
+
+class SQLiteDatabase(Database):
     """An open connection to the database file, already at :data:`SCHEMA_VERSION`.
 
     Open it with :meth:`open`; use :meth:`read` and :meth:`write`; :meth:`close` it (or use
     ``with``). One object serves one thread.
     """
 
+    dialect = "sqlite"
+    shared = False
+
     def __init__(self, connection: sqlite3.Connection, path: Path, moved_aside: MovedAside | None) -> None:
         self._connection = connection
-        self.path = path
+        self._wrapped = _SQLiteConnection(connection)
+        self.path: Path = path
+        self.where = str(path)
         self.moved_aside = moved_aside
 
     @classmethod
-    def open(cls, path: Path | None = None) -> Database:
+    def open(cls, path: Path | None = None) -> SQLiteDatabase:
         """Open (creating and upgrading as needed) the database at ``path`` (default :func:`database_path`).
 
         A file that is not SQLite, is damaged or belongs to another program is moved aside to
@@ -222,32 +486,22 @@ class Database:
     def close(self) -> None:
         self._connection.close()
 
-    def __enter__(self) -> Database:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
     def read(self, sql: str, parameters: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         """The rows of one query (a consistent snapshot; never waits for writers)."""
         with self._reporting():
             return _patiently(lambda: self._connection.execute(sql, parameters).fetchall())
 
-    def write(self, work: Callable[[sqlite3.Connection], T]) -> T:
+    def write(self, work: Callable[[Connection], T]) -> T:
         """Run ``work(connection)`` in one ``BEGIN IMMEDIATE`` transaction and commit it.
 
         If ``work`` raises, nothing it did is kept. Other processes' writes are waited for.
         """
         with self._reporting():
-            return _patiently(lambda: _transaction(self._connection, work))
+            return _patiently(lambda: _transaction(self._connection, lambda _: work(self._wrapped)))
 
-    def check_writable(self) -> None:
-        """Make a real write that changes nothing; :class:`StorageError` if the file cannot be written.
-
-        A file on a read-only disk (or a read-only file) opens and reads fine: without this,
-        the first sign would be the first save failing, in the middle of a game.
-        """
-        self.write(lambda connection: connection.execute("UPDATE schema_version SET version = version"))
+    def lock_for_serving(self) -> ServeLock:
+        """Claim the file for this server process; :class:`StorageError` if another server holds it."""
+        return ServeLock(self.path)
 
     @contextmanager
     def _reporting(self) -> Iterator[None]:
@@ -348,13 +602,7 @@ def _connect(path: Path) -> sqlite3.Connection:
 
 def schema_version(connection: sqlite3.Connection) -> int:
     """The schema version of an open database file: 0 for a new, empty one."""
-    has_table = connection.execute(
-        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
-    ).fetchone()
-    if not has_table:
-        return 0
-    row = connection.execute("SELECT version FROM schema_version").fetchone()
-    return int(row[0]) if row else 0
+    return stored_version(_SQLiteConnection(connection))
 
 
 def _foreign(connection: sqlite3.Connection) -> bool:
@@ -369,31 +617,17 @@ def migrate(connection: sqlite3.Connection, path: Path, target: int = SCHEMA_VER
     """Bring the file up to schema version ``target``, all in one transaction."""
     version = _patiently(lambda: schema_version(connection))
     if version > SCHEMA_VERSION:
-        raise StorageError(
-            f"{path} was written by a newer kismet-dice (schema {version}, this one knows "
-            f"{SCHEMA_VERSION}); update kismet-dice to use it",
-            public="the game store was written by a newer kismet-dice",
-        )
+        raise newer_schema(str(path), version)
     if version >= target:
         return
 
-    def upgrade(connection: sqlite3.Connection) -> None:
-        # Read again under the write lock: another process may have upgraded meanwhile.
-        version = schema_version(connection)
-        if version == 0:
-            if _foreign(connection):
-                raise _Damaged("it holds another program's tables")
-            connection.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
-            connection.execute("INSERT INTO schema_version (version) VALUES (0)")
-        for number in range(version + 1, target + 1):
-            for step in MIGRATIONS[number - 1]:
-                if isinstance(step, str):
-                    connection.execute(step)
-                else:
-                    step(connection)
-            connection.execute("UPDATE schema_version SET version = ?", (number,))
+    def locked_upgrade(connection: sqlite3.Connection) -> None:
+        # Read again under the write lock (BEGIN IMMEDIATE): another process may have upgraded meanwhile.
+        if schema_version(connection) == 0 and _foreign(connection):
+            raise _Damaged("it holds another program's tables")
+        upgrade(_SQLiteConnection(connection), str(path), target)
 
-    _patiently(lambda: _transaction(connection, upgrade))
+    _patiently(lambda: _transaction(connection, locked_upgrade))
 
 
 def _move_aside(path: Path, reason: str) -> MovedAside | None:

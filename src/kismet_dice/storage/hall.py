@@ -7,13 +7,12 @@ asked the computer for advice never enter (RULES.md, "Hall of Fame").
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from kismet_dice.game import check_name
-from kismet_dice.storage.database import Database
+from kismet_dice.storage.database import Connection, Database
 from kismet_dice.storage.errors import NotEligible, StorageError
 
 HALL_SIZE = 10
@@ -92,20 +91,21 @@ class Candidate:
         date = (when or datetime.now(UTC)).astimezone(UTC).replace(microsecond=0)
         return cls(checked, total, players, date)
 
-    def enter(self, connection: sqlite3.Connection) -> HallEntry | None:
+    def enter(self, connection: Connection) -> HallEntry | None:
         """Enter the total if it still qualifies, inside the caller's write transaction.
 
         Whoever calls it inside a larger write (such as marking the seat asked) keeps the entry
-        and the rest together: both are kept, or neither.
+        and the rest together: both are kept, or neither. The list is locked against other
+        writers first, so "qualifies, insert, trim to ten" is decided on the list as it stays.
         """
+        connection.lock_table("hall_of_fame")
         rows = connection.execute(_TOP, (HALL_SIZE,)).fetchall()
         if not qualifies(self.total, (row[2] for row in rows)):
             return None
-        cursor = connection.execute(
-            "INSERT INTO hall_of_fame (name, total, date, players) VALUES (?, ?, ?, ?)",
+        [(new_id,)] = connection.execute(
+            "INSERT INTO hall_of_fame (name, total, date, players) VALUES (?, ?, ?, ?) RETURNING id",
             (self.name, self.total, self.date.isoformat(), self.players),
-        )
-        new_id = cursor.lastrowid
+        ).fetchall()
         # Keep the list at ten: whatever falls off the bottom is gone.
         connection.execute(
             "DELETE FROM hall_of_fame WHERE id NOT IN (SELECT id FROM hall_of_fame "
@@ -159,7 +159,7 @@ class HallOfFame:
     def clear(self) -> int:
         """Empty the list; returns how many entries were removed."""
 
-        def empty(connection: sqlite3.Connection) -> int:
+        def empty(connection: Connection) -> int:
             return connection.execute("DELETE FROM hall_of_fame").rowcount
 
         return self._database.write(empty)
@@ -170,7 +170,7 @@ class HallOfFame:
             when = datetime.fromisoformat(str(date))
         except ValueError:
             raise StorageError(
-                f"the Hall of Fame in {self._database.path} holds a bad date {date!r}",
+                f"the Hall of Fame in {self._database.where} holds a bad date {date!r}",
                 public="the Hall of Fame holds an entry that cannot be read",
             ) from None
         if when.tzinfo is None:

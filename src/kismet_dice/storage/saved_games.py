@@ -16,13 +16,12 @@ nothing, so two processes on one file never silently undo each other's actions.
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from kismet_dice.game import DiceSource, Game, RecordError
-from kismet_dice.storage.database import Database
+from kismet_dice.storage.database import Connection, Database
 from kismet_dice.storage.errors import NotEligible, SavedGameError, VersionConflict
 from kismet_dice.storage.hall import Candidate, HallEntry
 
@@ -153,7 +152,7 @@ class SavedGames:
         record = game.to_json()
         now = _now()
 
-        def update(connection: sqlite3.Connection) -> SavedGame:
+        def update(connection: Connection) -> SavedGame:
             row = _stored(connection, game_id, version)
             if row[6] is not None:
                 raise SavedGameError(f"saved game {game_id} is already over")
@@ -201,7 +200,7 @@ class SavedGames:
             else Candidate.checked(name, total, players=players, computer=False, assisted=False)
         )
 
-        def answer(connection: sqlite3.Connection) -> HallAnswer:
+        def answer(connection: Connection) -> HallAnswer:
             row = _stored(connection, game_id, version)
             asked = _unasked(row, game_id, [seat])
             entry = None
@@ -226,7 +225,7 @@ class SavedGames:
         _check_version(version)
         chosen = list(seats)
 
-        def mark(connection: sqlite3.Connection) -> int:
+        def mark(connection: Connection) -> int:
             row = _stored(connection, game_id, version)
             return _mark_asked(connection, game_id, version, _unasked(row, game_id, chosen))[0]
 
@@ -279,7 +278,7 @@ class SavedGames:
 
 def starter(
     game: Game, levels: Sequence[str | None] | None, *, assisted: bool, owner: str | None
-) -> Callable[[sqlite3.Connection], SavedGame]:
+) -> Callable[[Connection], SavedGame]:
     """The insert of a new saved game, to run inside a write; the arguments are checked now."""
     flags = _check_levels(game, levels)
     if owner is not None and (not isinstance(owner, str) or not owner):
@@ -287,10 +286,10 @@ def starter(
     record = game.to_json()
     now = _now()
 
-    def insert(connection: sqlite3.Connection) -> SavedGame:
-        cursor = connection.execute(
+    def insert(connection: Connection) -> SavedGame:
+        [(game_id,)] = connection.execute(
             "INSERT INTO saved_game (record, computer, assisted, started, saved, finished, version, owner) "
-            "VALUES (?, ?, ?, ?, ?, ?, 0, ?)",
+            "VALUES (?, ?, ?, ?, ?, ?, 0, ?) RETURNING id",
             (
                 record,
                 json.dumps(flags),
@@ -300,11 +299,9 @@ def starter(
                 _finished(game),
                 owner,
             ),
-        )
-        assert cursor.lastrowid is not None
-        return _summary(
-            cursor.lastrowid, game, flags, assisted, now, now, version=0, owner=owner, hall_asked=()
-        )
+        ).fetchall()
+        connection.notify_saved(game_id, 0)
+        return _summary(game_id, game, flags, assisted, now, now, version=0, owner=owner, hall_asked=())
 
     return insert
 
@@ -314,7 +311,7 @@ def _check_version(version: int) -> None:
         raise ValueError(f"a saved game's version is a whole number from 0, not {version!r}")
 
 
-def _stored(connection: sqlite3.Connection, game_id: int, version: int) -> tuple[object, ...]:
+def _stored(connection: Connection, game_id: int, version: int) -> tuple[object, ...]:
     """The game's row, read under the write lock, if it is still at ``version``."""
     row = connection.execute(f"SELECT {_COLUMNS} FROM saved_game WHERE id = ?", (game_id,)).fetchone()
     if row is None:
@@ -325,12 +322,13 @@ def _stored(connection: sqlite3.Connection, game_id: int, version: int) -> tuple
 
 
 def _bump(
-    connection: sqlite3.Connection, game_id: int, version: int, assignments: str, values: Sequence[object]
+    connection: Connection, game_id: int, version: int, assignments: str, values: Sequence[object]
 ) -> None:
     """Write the changes and the next version, only over the version that was read.
 
-    ``BEGIN IMMEDIATE`` already keeps others out between the read and this write; the version in
-    the WHERE clause keeps the rule on a database that takes weaker locks.
+    On SQLite ``BEGIN IMMEDIATE`` already keeps others out between the read and this write; on
+    PostgreSQL a concurrent writer of the row waits here, then finds the version moved on and
+    changes nothing. Other processes are told of the new version when the write commits.
     """
     cursor = connection.execute(
         f"UPDATE saved_game SET {assignments}, version = ? WHERE id = ? AND version = ?",
@@ -338,6 +336,7 @@ def _bump(
     )
     if cursor.rowcount != 1:
         raise VersionConflict(f"saved game {game_id} has changed since it was read")
+    connection.notify_saved(game_id, version + 1)
 
 
 def _unasked(row: tuple[object, ...], game_id: int, seats: Sequence[int]) -> set[int]:
@@ -355,7 +354,7 @@ def _unasked(row: tuple[object, ...], game_id: int, seats: Sequence[int]) -> set
 
 
 def _mark_asked(
-    connection: sqlite3.Connection, game_id: int, version: int, asked: set[int]
+    connection: Connection, game_id: int, version: int, asked: set[int]
 ) -> tuple[int, tuple[int, ...]]:
     seats = tuple(sorted(asked))
     _bump(connection, game_id, version, "hall_asked = ?", (json.dumps(list(seats)),))

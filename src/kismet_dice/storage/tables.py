@@ -9,11 +9,10 @@ itself, so the file cannot be used to take a seat; a computer seat's digest is e
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Sequence
 
 from kismet_dice.game import Game
-from kismet_dice.storage.database import Database
+from kismet_dice.storage.database import Connection, Database
 from kismet_dice.storage.errors import SavedGameError
 from kismet_dice.storage.saved_games import WEB_OWNER, SavedGame, starter
 
@@ -47,7 +46,7 @@ class WebTables:
             raise ValueError(f"a table has one seat digest per player: {len(game.names)} of them")
         insert_game = starter(game, levels, assisted=False, owner=WEB_OWNER)
 
-        def insert(connection: sqlite3.Connection) -> SavedGame:
+        def insert(connection: Connection) -> SavedGame:
             if connection.execute("SELECT 1 FROM web_table WHERE id = ?", (table_id,)).fetchone():
                 raise ValueError(f"there is a table {table_id!r} already")
             saved = insert_game(connection)

@@ -60,15 +60,17 @@ def create_app(
     *,
     computer: Computer | None = None,
     pace: float = COMPUTER_PACE,
+    database: str | None = None,
 ) -> FastAPI:
     """The web app, keeping its games and Hall of Fame in the store at ``home``, rolling ``dice``.
 
     ``home`` defaults to the user's data directory (or ``$KISMET_HOME``); ``dice`` to the system's
     generator; ``computer`` (its players, advice and proficiency) to one that loads its table from
     the user's data; ``pace`` is the pause in seconds before each action of a computer player.
+    ``database`` is a site's PostgreSQL URL (default ``$KISMET_DATABASE_URL``, else the file at ``home``).
     The service is made when the app starts: a store that cannot be used stops it then.
     """
-    settings = Settings(home, dice, computer, pace)
+    settings = Settings(home, dice, computer, pace, database)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

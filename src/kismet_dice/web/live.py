@@ -125,7 +125,11 @@ class Hub:
             while True:
                 text = await page.queue.get()
                 try:
-                    await asyncio.wait_for(page.socket.send_text(text), SEND_SECONDS)
+                    # A deadline on this task, not wait_for's task per message: that one took a few
+                    # turns of the event loop for every message, so a page reading everything fell
+                    # behind a computer playing at pace 0 (one action a turn) and was closed.
+                    async with asyncio.timeout(SEND_SECONDS):
+                        await page.socket.send_text(text)
                 except TimeoutError:
                     self._drop(
                         page, f"a message took more than {SEND_SECONDS:.0f} seconds to reach this page"

@@ -25,12 +25,14 @@ from kismet_dice.web.views import game_view, update_message
 class Settings:
     """What a server is made with: where its store is (``None``: the user's data, or
     ``$KISMET_HOME``), the dice (``None``: the system's), the computer (``None``: one that loads
-    its table from the user's data) and the pause before each computer action."""
+    its table from the user's data), the pause before each computer action, and a site's
+    PostgreSQL URL (``None``: ``$KISMET_DATABASE_URL`` if set, else the SQLite file at ``home``)."""
 
     home: Path | None = None
     dice: DiceSource | None = None
     computer: Computer | None = None
     pace: float = COMPUTER_PACE
+    database: str | None = None
 
 
 class WebService:
@@ -38,7 +40,7 @@ class WebService:
 
     def __init__(self, settings: Settings) -> None:
         self.computer = settings.computer if settings.computer is not None else Computer()
-        self.stores = Stores(settings.home)
+        self.stores = Stores(settings.home, database=settings.database)
         self.stores.get().check_writable()  # a store that cannot be written stops the server now
         self.hub = Hub()
         self.tables = Tables(self.stores, self._player, settings.dice, changed=self._publish)

@@ -34,3 +34,4 @@ export const advice = (id, token) => call("POST", `/api/games/${encodeURICompone
 export const proficiency = (id) => call("GET", `/api/games/${encodeURIComponent(id)}/proficiency`);
 export const enterHall = (id, token, name) =>
   call("POST", `/api/games/${encodeURIComponent(id)}/hall`, { name }, token);
+export const limits = () => call("GET", "/api/limits");

@@ -1,17 +1,20 @@
 // The lobby: seats in seating order, each a person or a computer player at a level, the house rule.
 
-import { newGame } from "./api.js";
+import { limits, newGame } from "./api.js";
 import { el, replace } from "./dom.js";
 
-const MAX_SEATS = 6;
-const PLAYERS = [
-  ["", "Person"],
-  ["easy", "Computer: easy"],
-  ["medium", "Computer: medium"],
-  ["hard", "Computer: hard"],
-];
+// The limits (seats, name length, computer levels) are the server's: it defines each once.
+export async function showLobby(main) {
+  let known;
+  try {
+    known = await limits();
+  } catch (failure) {
+    replace(main, el("p", { class: "error", role: "alert" }, failure.message));
+    return;
+  }
+  const MAX_SEATS = known.max_seats;
+  const PLAYERS = [["", "Person"], ...known.levels.map((level) => [level, `Computer: ${level}`])];
 
-export function showLobby(main) {
   const seats = el("ol", { class: "seats" });
   const error = el("p", { class: "error", role: "alert" });
   const houseRule = el("input", { type: "checkbox", id: "zero-kismet-counts" });
@@ -21,7 +24,7 @@ export function showLobby(main) {
     const number = seats.children.length + 1;
     const input = el("input", {
       type: "text",
-      maxlength: 24,
+      maxlength: known.max_name_length,
       required: true,
       value: name,
       "aria-label": `Player ${number}'s name`,

@@ -27,6 +27,7 @@ export function showTable(main, id) {
     warned: false, // the person has agreed that advice keeps the game out of the Hall of Fame
     advice: null, // {version, options} for the dice it was asked about
     proficiency: "not asked", // then "asking", then shown
+    limits: null, // the server's limits: name length and the like
   };
 
   document.body.dataset.busy = "no";
@@ -377,7 +378,7 @@ export function showTable(main, id) {
     const input = el("input", {
       type: "text",
       id: "fame-name",
-      maxlength: 24,
+      maxlength: page.limits.max_name_length,
       value: state.players[page.seat].name,
       "aria-label": "Your name for the Hall of Fame",
     });
@@ -611,9 +612,9 @@ export function showTable(main, id) {
     }
   });
 
-  api
-    .getGame(id)
-    .then((state) => {
+  Promise.all([api.getGame(id), api.limits()])
+    .then(([state, limits]) => {
+      page.limits = limits;
       render(state);
       connect();
     })

@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import random
-import socket
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import uvicorn
 from playwright.sync_api import Browser, sync_playwright
 
 from kismet_dice.strategy import Computer
 from kismet_dice.web import create_app
+from tests.support.server import serving
 
 CHROMIUM = "/usr/bin/chromium"
 # Without these, Chromium's own background connections hang on a closed network.
@@ -32,23 +30,8 @@ CHROMIUM_ARGS = [
 def served(home: Path, seed: int, computer: Computer) -> Iterator[str]:
     """The app on a free port of 127.0.0.1, with repeatable dice, computer players moving without
     a pause; yields its address."""
-    listening = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    listening.bind(("127.0.0.1", 0))
-    port = listening.getsockname()[1]
-    app = create_app(home, random.Random(seed), computer=computer, pace=0)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [listening]}, daemon=True)
-    thread.start()
-    ready = threading.Event()
-    while not server.started and thread.is_alive():
-        ready.wait(0.05)
-    assert server.started, "the server did not start"
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join()
-        listening.close()
+    with serving(create_app(home, random.Random(seed), computer=computer, pace=0)) as address:
+        yield address
 
 
 @contextmanager

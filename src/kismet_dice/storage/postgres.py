@@ -1,0 +1,302 @@
+"""The PostgreSQL store: a site's database, shared by any number of server processes.
+
+Chosen by a ``postgresql://`` URL (``--database`` or ``$KISMET_DATABASE_URL``). The schema and the
+migrations are the SQLite file's (:mod:`kismet_dice.storage.database`). psycopg is imported only
+here, and only when a URL asks for it, so a player's machine never needs it (the ``site`` extra).
+
+- One :class:`PostgresDatabase` serves every thread of a process from one connection pool.
+- Each write is one transaction at READ COMMITTED. A saved game's write names its version in the
+  UPDATE's WHERE clause: a concurrent writer of the row waits, then finds the version moved on
+  and is refused. The Hall of Fame's "qualifies, insert, trim to ten" locks the table first. A
+  transaction the server aborts (deadlock, serialization) is run again from the start.
+- Migrations run under an advisory lock: servers starting together migrate once
+  (DDL is transactional in PostgreSQL, so a failed migration leaves nothing).
+- Every write of a saved game sends ``NOTIFY kismet_games, '<id>:<version>'`` in its transaction,
+  delivered on commit; :meth:`PostgresDatabase.listen` receives them.
+- A URL's password appears in no message: errors name the database by :func:`describe`.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from functools import lru_cache
+from typing import Any, TypeVar
+
+from kismet_dice.storage.database import (
+    BUSY_SECONDS,
+    SCHEMA_VERSION,
+    Connection,
+    Cursor,
+    Database,
+    Listener,
+    newer_schema,
+    stored_version,
+    upgrade,
+)
+from kismet_dice.storage.errors import StorageError
+
+try:
+    import psycopg
+    import psycopg.conninfo
+    import psycopg.errors
+    import psycopg_pool
+except ImportError:  # pragma: no cover - the message is the point
+    psycopg = None  # type: ignore[assignment]
+
+T = TypeVar("T")
+
+log = logging.getLogger(__name__)
+
+# The channel that carries "game G reached version V" between processes.
+CHANNEL = "kismet_games"
+# The connections one process keeps open at most; threads beyond wait for one to come free.
+POOL_SIZE = 10
+# The advisory lock key held while migrating ("kismet" in ASCII): any 64-bit number of our own.
+MIGRATION_LOCK = 0x6B69736D6574
+# How often a transaction aborted by the server (deadlock, serialization failure) is run again.
+RETRIES = 5
+CONNECT_SECONDS = 10
+
+_PUBLIC = "the game store cannot be used right now"
+
+
+def describe(url: str) -> str:
+    """The database named for the person at the machine: the URL without its password.
+
+    >>> describe("postgresql://kismet:s3cret@db.example:5433/site?sslmode=require")
+    'postgresql://kismet@db.example:5433/site'
+    >>> describe("postgres:///kismet")
+    'postgresql://localhost/kismet'
+    """
+    _require_psycopg()
+    try:
+        parts = psycopg.conninfo.conninfo_to_dict(url)
+    except psycopg.Error:
+        return "the PostgreSQL database (its URL does not parse)"
+    user = f"{parts['user']}@" if parts.get("user") else ""
+    host = str(parts.get("host") or "localhost")
+    port = f":{parts['port']}" if parts.get("port") else ""
+    return f"postgresql://{user}{host}{port}/{parts.get('dbname') or ''}"
+
+
+def _password(url: str) -> str | None:
+    try:
+        value = psycopg.conninfo.conninfo_to_dict(url).get("password")
+    except psycopg.Error:
+        return None
+    return str(value) if value else None
+
+
+def _require_psycopg() -> None:
+    if psycopg is None:
+        raise StorageError(
+            "a PostgreSQL database needs psycopg and psycopg-pool: pip install 'kismet-dice[site]'",
+            public=_PUBLIC,
+        )
+
+
+@lru_cache(maxsize=256)
+def _placeholders(sql: str) -> str:
+    """A statement written with ``?`` as psycopg takes it (``%s``; a literal ``%`` doubled).
+
+    >>> _placeholders("SELECT 1 FROM t WHERE a = ? AND b LIKE '%x'")
+    "SELECT 1 FROM t WHERE a = %s AND b LIKE '%%x'"
+    """
+    return sql.replace("%", "%%").replace("?", "%s")
+
+
+class _PostgresConnection(Connection):
+    dialect = "postgresql"
+
+    def __init__(self, raw: psycopg.Connection[Any]) -> None:
+        self.raw = raw
+
+    def execute(self, sql: str, parameters: Sequence[Any] = ()) -> Cursor:
+        if not parameters:  # no parameters: psycopg sends the text as it is, % and all
+            return self.raw.execute(sql.encode())
+        return self.raw.execute(_placeholders(sql).encode(), parameters)
+
+    def has_table(self, name: str) -> bool:
+        row = self.raw.execute("SELECT to_regclass(%s) IS NOT NULL", (name,)).fetchone()
+        return bool(row and row[0])
+
+    def lock_table(self, table: str) -> None:
+        # EXCLUSIVE: other writers (and other lockers) wait until this transaction ends; plain
+        # reads of the list go on.
+        self.raw.execute(f"LOCK TABLE {table} IN EXCLUSIVE MODE".encode())
+
+    def notify_saved(self, game_id: int, version: int) -> None:
+        self.raw.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{game_id}:{version}"))
+
+
+class PostgresDatabase(Database):
+    """A PostgreSQL database at :data:`SCHEMA_VERSION`, shared by every thread of the process.
+
+    Open it with :meth:`open`; several processes (and machines) may use one database at once.
+    """
+
+    dialect = "postgresql"
+    shared = True
+
+    def __init__(self, url: str, pool: psycopg_pool.ConnectionPool[Any]) -> None:
+        self._url = url
+        self._pool = pool
+        self.where = describe(url)
+        self.path = None
+        self._secret = _password(url)
+
+    @classmethod
+    def open(cls, url: str) -> PostgresDatabase:
+        """Connect to the database at ``url``, bringing its schema up to date.
+
+        Raises :class:`StorageError` when it cannot be reached or used.
+        """
+        _require_psycopg()
+        where = describe(url)
+        secret = _password(url)
+        try:
+            with psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_SECONDS) as raw:
+                _migrate(raw, where)
+            pool: psycopg_pool.ConnectionPool[Any] = psycopg_pool.ConnectionPool(
+                url,
+                min_size=1,
+                max_size=POOL_SIZE,
+                kwargs={"autocommit": True, "connect_timeout": CONNECT_SECONDS},
+                # A connection the server dropped (a restart, say) is noticed before it is used.
+                check=psycopg_pool.ConnectionPool.check_connection,
+                timeout=BUSY_SECONDS,
+                name="kismet",
+                open=True,
+            )
+        except psycopg.Error as error:
+            raise _storage_error(where, secret, error) from None
+        return cls(url, pool)
+
+    def close(self) -> None:
+        self._pool.close()
+
+    def read(self, sql: str, parameters: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        """The rows of one query (one statement: a consistent snapshot)."""
+        with self._reporting(), self._pool.connection() as raw:
+            return _PostgresConnection(raw).execute(sql, parameters).fetchall()
+
+    def write(self, work: Callable[[Connection], T]) -> T:
+        """Run ``work(connection)`` in one transaction and commit it; if ``work`` raises, nothing is kept.
+
+        A transaction the server aborted to break a deadlock is run again, up to :data:`RETRIES` times.
+        """
+        with self._reporting():
+            for attempt in range(RETRIES):
+                try:
+                    with self._pool.connection() as raw, raw.transaction():
+                        return work(_PostgresConnection(raw))
+                except (psycopg.errors.SerializationFailure, psycopg.errors.DeadlockDetected):
+                    if attempt == RETRIES - 1:
+                        raise
+                    time.sleep(0.01 * (attempt + 1))
+            raise AssertionError("unreachable")  # pragma: no cover
+
+    def listen(self, callback: Callable[[int, int], None]) -> Listener:
+        """Call ``callback(game_id, version)`` for every saved game's write any process commits.
+
+        A dedicated connection runs ``LISTEN kismet_games`` in a thread of its own; stop it with
+        :meth:`Listener.stop`. A lost connection is made again; what was sent meanwhile is not
+        told again, so a caller that must not miss a version checks the stored ones after a gap.
+        """
+        return _PostgresListener(self._url, self.where, self._secret, callback)
+
+    @contextmanager
+    def _reporting(self) -> Iterator[None]:
+        try:
+            yield
+        except psycopg.Error as error:
+            raise _storage_error(self.where, self._secret, error) from None
+        except psycopg_pool.PoolTimeout:
+            raise StorageError(
+                f"{self.where} had no free connection for {BUSY_SECONDS:.0f} seconds",
+                public="the game store is busy; try again in a moment",
+            ) from None
+        except psycopg_pool.PoolClosed:
+            raise StorageError(f"{self.where} is closed", public=_PUBLIC) from None
+
+
+def _migrate(raw: psycopg.Connection[Any], where: str) -> None:
+    connection = _PostgresConnection(raw)
+    version = stored_version(connection)  # most starts: already current, no lock needed
+    if version > SCHEMA_VERSION:
+        raise newer_schema(where, version)
+    if version == SCHEMA_VERSION:
+        return
+    # A second server starting now waits here, then finds the schema current and changes nothing.
+    # The lock is taken before the transaction begins: a transaction that began before the wait
+    # could still see the catalog as it was (no table yet) and try to create it again.
+    raw.execute("SELECT pg_advisory_lock(%s)", (MIGRATION_LOCK,))
+    try:
+        with raw.transaction():
+            upgrade(connection, where)
+    finally:
+        raw.execute("SELECT pg_advisory_unlock(%s)", (MIGRATION_LOCK,))
+
+
+def _storage_error(where: str, secret: str | None, error: Exception) -> StorageError:
+    detail = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+    if secret:
+        detail = detail.replace(secret, "***")
+    if isinstance(error, psycopg.OperationalError) and not isinstance(error, psycopg.errors.QueryCanceled):
+        return StorageError(f"cannot reach {where}: {detail}", public="the game store cannot be reached")
+    if isinstance(error, psycopg.errors.DiskFull):
+        return StorageError(f"cannot use {where}: {detail}", public="the disk holding the game store is full")
+    if isinstance(error, psycopg.errors.ReadOnlySqlTransaction):
+        return StorageError(f"{where} is read-only: {detail}", public="the game store is read-only")
+    return StorageError(f"cannot use {where}: {detail}", public=_PUBLIC)
+
+
+class _PostgresListener(Listener):
+    def __init__(
+        self, url: str, where: str, secret: str | None, callback: Callable[[int, int], None]
+    ) -> None:
+        self._url = url
+        self._where = where
+        self._secret = secret
+        self._callback = callback
+        self._stopping = threading.Event()
+        self._listening = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="kismet-listen", daemon=True)
+        self._thread.start()
+
+    def wait_until_listening(self, timeout: float) -> bool:
+        return self._listening.wait(timeout)
+
+    def stop(self) -> None:
+        self._stopping.set()
+        self._thread.join()
+
+    def _run(self) -> None:
+        while not self._stopping.is_set():
+            try:
+                with psycopg.connect(self._url, autocommit=True, connect_timeout=CONNECT_SECONDS) as raw:
+                    raw.execute(f"LISTEN {CHANNEL}".encode())
+                    self._listening.set()
+                    while not self._stopping.is_set():
+                        # Wakes at least every quarter second to see whether it is asked to stop.
+                        for note in raw.notifies(timeout=0.25):
+                            self._tell(note.payload)
+            except psycopg.Error as error:
+                self._listening.clear()
+                log.warning("%s", _storage_error(self._where, self._secret, error))
+                self._stopping.wait(1.0)
+
+    def _tell(self, payload: str) -> None:
+        try:
+            game, version = (int(part) for part in payload.split(":"))
+        except ValueError:
+            log.warning("ignored a notification that names no game and version: %r", payload[:40])
+            return
+        try:
+            self._callback(game, version)
+        except Exception:  # one failing callback must not end the listening for every game
+            log.exception("the callback for game %s at version %s failed", game, version)

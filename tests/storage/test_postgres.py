@@ -1,0 +1,256 @@
+"""The PostgreSQL store, where several processes share one database: what only it must do.
+
+Each test gets a new database of the throwaway cluster (tests/postgres.py). "Processes" are real
+ones, started with the spawn context (never fork a threaded process), each with its own pool.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import queue
+import random
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from kismet_dice.game import Game
+from kismet_dice.storage import SCHEMA_VERSION, Storage, StorageError, VersionConflict
+from kismet_dice.storage.database import upgrade
+from kismet_dice.storage.postgres import CHANNEL, _PostgresConnection, describe
+from tests.support.games import take_turn_step
+from tests.support.postgres import PASSWORD, USER, Cluster
+
+THREADS = 8
+SUBMISSIONS = 12  # per thread
+
+
+@pytest.fixture
+def site(postgres_url: str) -> Iterator[Storage]:
+    with Storage.open(database=postgres_url) as opened:
+        yield opened
+
+
+def test_a_url_opens_postgresql_and_the_schema_is_the_current_one(site: Storage, postgres_url: str) -> None:
+    assert (site.dialect, site.shared, site.path) == ("postgresql", True, None)
+    assert PASSWORD not in site.where and site.where == describe(postgres_url)
+    assert site.database.read("SELECT version FROM schema_version") == [(SCHEMA_VERSION,)]
+    tables = {
+        row[0]
+        for row in site.database.read(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'"
+        )
+    }
+    assert tables == {"hall_of_fame", "saved_game", "setting", "web_table", "schema_version"}
+
+
+def test_the_environment_variable_chooses_postgresql_when_no_place_is_given(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("KISMET_DATABASE_URL", postgres_url)
+    with Storage.open() as storage:
+        assert storage.dialect == "postgresql"
+    with Storage.open(tmp_path) as storage:  # a directory given: its file
+        assert (storage.dialect, storage.path) == ("sqlite", tmp_path / "kismet.sqlite3")
+
+
+def test_an_older_database_is_migrated_and_keeps_its_hall_of_fame(postgres_url: str) -> None:
+    with psycopg.connect(postgres_url, autocommit=True) as raw, raw.transaction():
+        connection = _PostgresConnection(raw)
+        upgrade(connection, "test", target=1)
+        connection.execute(
+            "INSERT INTO hall_of_fame (name, total, date, players) VALUES (?, ?, ?, ?)",
+            ("Old Timer", 275, "2020-01-02T03:04:05+00:00", 2),
+        )
+    with Storage.open(database=postgres_url) as storage:
+        [entry] = storage.hall.entries()
+        assert (entry.name, entry.total, entry.date.year) == ("Old Timer", 275, 2020)
+        assert storage.database.read("SELECT version FROM schema_version") == [(SCHEMA_VERSION,)]
+        # The identity goes on from the rows already there.
+        storage.hall.submit("New", 280, players=1, computer=False, assisted=False)
+        assert [e.name for e in storage.hall.entries()] == ["New", "Old Timer"]
+
+
+def test_a_database_from_a_newer_version_is_refused(site: Storage, postgres_url: str) -> None:
+    site.database.write(lambda c: c.execute("UPDATE schema_version SET version = ?", (SCHEMA_VERSION + 1,)))
+    with pytest.raises(StorageError, match="newer kismet-dice"):
+        Storage.open(database=postgres_url)
+
+
+def test_two_processes_objects_on_one_database_refuse_a_stale_save(postgres_url: str) -> None:
+    with Storage.open(database=postgres_url) as first, Storage.open(database=postgres_url) as second:
+        game = Game(["Ann", "Bob"], rng=random.Random(3))
+        saved = first.games.start(game)
+        read_by_second, copy = second.games.load(saved.id, random.Random(4))
+        take_turn_step(game)
+        first.games.save(saved.id, game, version=saved.version)
+        take_turn_step(copy)
+        with pytest.raises(VersionConflict):
+            second.games.save(saved.id, copy, version=read_by_second.version)
+        assert second.games.load(saved.id)[1].to_json() == game.to_json()
+
+
+def test_threads_share_one_storage_and_each_save_is_checked(site: Storage) -> None:
+    game = Game(["Ann"], rng=random.Random(5))
+    saved = site.games.start(game)
+    take_turn_step(game)
+    outcomes: queue.Queue[str] = queue.Queue()
+    barrier = threading.Barrier(THREADS)
+
+    def save() -> None:
+        barrier.wait()
+        try:
+            site.games.save(saved.id, game, version=saved.version)
+            outcomes.put("saved")
+        except VersionConflict:
+            outcomes.put("refused")
+
+    threads = [threading.Thread(target=save) for _ in range(THREADS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    results = sorted(outcomes.get() for _ in range(THREADS))
+    assert results == ["refused"] * (THREADS - 1) + ["saved"]
+    assert site.games.version(saved.id) == 1
+
+
+def _submit_from_threads(url: str, process: int, totals: list[list[int]]) -> None:
+    """One process: one storage, THREADS threads submitting their totals at once."""
+    with Storage.open(database=url) as storage:
+        barrier = threading.Barrier(THREADS)
+
+        def submit(thread: int) -> None:
+            barrier.wait()
+            for number, total in enumerate(totals[thread]):
+                name = f"p{process}-t{thread}-{number}"
+                storage.hall.submit(name, total, players=1, computer=False, assisted=False)
+
+        threads = [threading.Thread(target=submit, args=(t,)) for t in range(THREADS)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+
+
+@pytest.mark.timeout(240)
+def test_two_processes_of_eight_threads_keep_exactly_the_ten_best(postgres_url: str) -> None:
+    chance = random.Random(20240502)
+    # A narrow range, so ties are common, at the cut-off too.
+    totals = [
+        [[chance.randint(150, 260) for _ in range(SUBMISSIONS)] for _ in range(THREADS)] for _ in range(2)
+    ]
+    Storage.open(database=postgres_url).close()  # the schema first, so both start on the submissions
+    spawn = multiprocessing.get_context("spawn")
+    processes = [
+        spawn.Process(target=_submit_from_threads, args=(postgres_url, p, totals[p])) for p in range(2)
+    ]
+    for process in processes:
+        process.start()
+    for process in processes:
+        process.join(200)
+    assert [process.exitcode for process in processes] == [0, 0]
+
+    submitted = {
+        f"p{p}-t{t}-{n}": total
+        for p in range(2)
+        for t in range(THREADS)
+        for n, total in enumerate(totals[p][t])
+    }
+    with Storage.open(database=postgres_url) as storage:
+        entries = storage.hall.entries()
+        (count,) = storage.database.read("SELECT COUNT(*) FROM hall_of_fame")[0]
+    assert count == 10  # trimmed to ten, never more
+    assert [entry.total for entry in entries] == sorted(submitted.values(), reverse=True)[:10]
+    assert all(submitted[entry.name] == entry.total for entry in entries)
+    assert [entry.rank for entry in entries] == list(range(1, 11))
+
+
+def _open_and_report(url: str, results: multiprocessing.Queue[str]) -> None:
+    try:
+        with Storage.open(database=url) as storage:
+            results.put(f"ok {storage.database.read('SELECT version FROM schema_version')}")
+    except Exception as error:  # reported to the test, which shows it
+        results.put(f"failed {type(error).__name__}: {error}")
+
+
+@pytest.mark.timeout(120)
+def test_servers_starting_together_on_a_new_database_migrate_it_once(postgres_url: str) -> None:
+    spawn = multiprocessing.get_context("spawn")
+    results: multiprocessing.Queue[str] = spawn.Queue()
+    processes = [spawn.Process(target=_open_and_report, args=(postgres_url, results)) for _ in range(4)]
+    for process in processes:
+        process.start()
+    reports = sorted(results.get(timeout=100) for _ in processes)
+    for process in processes:
+        process.join(20)
+    # A second run of the migrations would have failed on CREATE TABLE: every start succeeded.
+    assert reports == [f"ok [({SCHEMA_VERSION},)]"] * 4
+    with psycopg.connect(postgres_url) as raw:
+        assert raw.execute("SELECT COUNT(*) FROM schema_version").fetchone() == (1,)
+
+
+def test_a_urls_password_is_in_no_message_and_clients_learn_no_host_or_user(
+    postgres_cluster: Cluster, postgres_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    wrong = postgres_cluster.url(postgres_url.rsplit("/", 1)[1], password="wrong-" + PASSWORD)
+    missing = postgres_cluster.url("no_such_database")
+    failures: list[StorageError] = []
+    for url in (wrong, missing):
+        with pytest.raises(StorageError) as caught:
+            Storage.open(database=url)
+        failures.append(caught.value)
+    with Storage.open(database=postgres_url) as storage, pytest.raises(StorageError) as caught:
+        storage.database.write(lambda c: c.execute("INSERT INTO nowhere VALUES (?)", (PASSWORD,)))
+    failures.append(caught.value)
+    with pytest.raises(StorageError) as caught:
+        Storage.open(database="mysql://" + PASSWORD)
+    failures.append(caught.value)
+
+    assert "password authentication failed" in str(failures[0])
+    assert "no_such_database" in str(failures[1])
+    for failure in failures:
+        assert PASSWORD not in str(failure) and PASSWORD not in failure.public
+        assert "127.0.0.1" not in failure.public and USER not in failure.public
+    assert all(PASSWORD not in record.getMessage() for record in caplog.records)
+
+
+def test_every_save_notifies_a_listening_connection_when_it_commits(site: Storage, postgres_url: str) -> None:
+    with psycopg.connect(postgres_url, autocommit=True) as listening:
+        listening.execute(f"LISTEN {CHANNEL}".encode())
+        game = Game(["Ann"], rng=random.Random(6))
+        saved = site.games.start(game)
+        take_turn_step(game)
+        site.games.save(saved.id, game, version=0)
+        take_turn_step(game)
+        with pytest.raises(VersionConflict):  # refused: rolled back, so nothing is told
+            site.games.save(saved.id, game, version=0)
+        site.games.save(saved.id, game, version=1)
+        told = [note.payload for note in listening.notifies(timeout=10, stop_after=3)]
+    assert told == [f"{saved.id}:0", f"{saved.id}:1", f"{saved.id}:2"]
+
+
+def test_a_listener_hears_the_saves_of_another_storage(site: Storage, postgres_url: str) -> None:
+    heard: queue.Queue[tuple[int, int]] = queue.Queue()
+    listener = site.listen(lambda game_id, version: heard.put((game_id, version)))
+    try:
+        assert listener.wait_until_listening(30)
+        with Storage.open(database=postgres_url) as other:
+            game = Game(["Ann", "Bob"], rng=random.Random(7))
+            saved = other.tables.create("t1", game, ["a", "b"], [None, None])
+            take_turn_step(game)
+            other.games.save(saved.id, game, version=0)
+        assert [heard.get(timeout=10) for _ in range(2)] == [(saved.id, 0), (saved.id, 1)]
+    finally:
+        listener.stop()
+
+
+@pytest.mark.sqlite_only
+def test_a_sqlite_store_has_no_one_to_listen_to(storage: Storage) -> None:
+    assert not storage.shared
+    with pytest.raises(StorageError, match="one server process"):
+        storage.listen(lambda game_id, version: None)

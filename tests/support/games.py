@@ -1,0 +1,68 @@
+"""Games for tests: every die written out in the order the engine draws it, and a fixed simple
+way to play, so a test and a child process can play the very same game."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from kismet_dice import Box, Game
+from kismet_dice.game import Roll, Score, ScriptedDice
+from kismet_dice.session import Seat, Session, Setup, local_session
+from kismet_dice.storage import Storage
+
+
+def play_turn(game: Game, *rolls: Sequence[int], box: Box, holds: Sequence[Sequence[int]] = ()) -> int:
+    """Roll the given dice (re-rolls hold ``holds[i]``) and score ``box``; the dice must come true."""
+    for number, dice in enumerate(rolls):
+        hold = holds[number - 1] if number else ()
+        assert game.roll(hold) == tuple(dice)
+    return game.score(box)
+
+
+def draws(*rolls: Sequence[int], holds: Sequence[Sequence[int]] = ()) -> list[int]:
+    """The dice the engine draws for a turn: every die of the first roll, then only the unheld ones."""
+    faces = list(rolls[0])
+    for hold, dice in zip(holds, rolls[1:], strict=True):
+        faces.extend(face for position, face in enumerate(dice) if position not in hold)
+    return faces
+
+
+def scripted(names: Sequence[str], faces: Sequence[int]) -> tuple[Game, ScriptedDice]:
+    dice = ScriptedDice(faces)
+    return Game(names, rng=dice), dice
+
+
+def take_turn_step(game: Game) -> None:
+    """One action: roll, roll again keeping the first two dice, then score in the first open box."""
+    if not game.dice:
+        game.apply(Roll())
+    elif game.rolls_left == 2:
+        game.apply(Roll((0, 1)))
+    else:
+        seat = game.current_player
+        assert seat is not None
+        game.apply(Score(game.sheet(seat).open_boxes[0]))
+
+
+def finished_two_player_game(storage: Storage) -> Session:
+    """Ann (6 6 6 6 5 every turn) and Bob (1 1 1 1 2 every turn), played to the end and kept:
+    each turn one roll, entered in the top open box. Ann's total is the higher."""
+    faces = [6, 1]  # the roll-off: Ann begins
+    for _ in range(15):
+        faces += [6, 6, 6, 6, 5] + [1, 1, 1, 1, 2]
+    session = local_session(storage, Setup((Seat("Ann"), Seat("Bob"))), rng=ScriptedDice(faces))
+    while not session.game.is_over:
+        seat = session.game.current_player
+        assert seat is not None
+        session.roll(seat)
+        session.act(seat, Score(session.game.sheet(seat).open_boxes[0]))
+    return session
+
+
+def hall_with_one_place_between(storage: Storage, session: Session) -> tuple[int, int]:
+    """Nine entries halfway between the game's two totals: both qualify until one of them enters.
+    Returns the two totals."""
+    first, second = session.game.total(0), session.game.total(1)
+    for number in range(9):
+        storage.hall.submit(f"P{number}", (first + second) // 2, players=1, computer=False, assisted=False)
+    return first, second

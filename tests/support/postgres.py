@@ -1,0 +1,126 @@
+"""A throwaway PostgreSQL cluster for the tests, from the system's own binaries.
+
+``initdb`` in a new temporary directory, ``pg_ctl start`` on a free port (TCP on 127.0.0.1 and a
+private socket directory), one database per test, ``pg_ctl stop`` at the end. As root the cluster
+runs as the ``postgres`` user (PostgreSQL refuses to run as root). Password authentication is on
+for TCP, so the tests connect as a site would: with a user and password in the URL. If the
+cluster cannot start, the fixture fails the run: nothing is skipped.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import pwd
+import shutil
+import socket
+import subprocess
+import tempfile
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import psycopg
+
+USER = "kismet"
+PASSWORD = "tell-no-one-7f3a"
+
+
+def binaries() -> Path:
+    """The newest ``/usr/lib/postgresql/<version>/bin`` (Debian's layout), or the one on PATH."""
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=lambda p: int(Path(p).parts[4]))
+    if found:
+        return Path(found[-1]).parent
+    on_path = shutil.which("initdb")
+    if on_path:
+        return Path(on_path).parent
+    raise RuntimeError("PostgreSQL is not installed: apt-get install -y postgresql (make test does it)")
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@dataclass
+class Cluster:
+    """A running cluster; :meth:`create_database` gives a URL of a new, empty database."""
+
+    directory: Path
+    port: int
+    bin: Path
+    as_user: tuple[str, ...]
+
+    @classmethod
+    def start(cls) -> Cluster:
+        bin = binaries()
+        directory = Path(tempfile.mkdtemp(prefix="kismet-pg-"))
+        as_user: tuple[str, ...] = ()
+        if os.geteuid() == 0:
+            postgres = pwd.getpwnam("postgres")
+            os.chown(directory, postgres.pw_uid, postgres.pw_gid)
+            as_user = ("runuser", "-u", "postgres", "--")
+        cluster = cls(directory, _free_port(), bin, as_user)
+        password_file = directory / "password"
+        password_file.write_text(PASSWORD + "\n")
+        if as_user:
+            os.chown(password_file, pwd.getpwnam("postgres").pw_uid, -1)
+        (directory / "sockets").mkdir()
+        if as_user:
+            os.chown(directory / "sockets", pwd.getpwnam("postgres").pw_uid, -1)
+        cluster._run(
+            "initdb",
+            "-D",
+            str(directory / "data"),
+            "-U",
+            USER,
+            f"--pwfile={password_file}",
+            "--auth-local=trust",
+            "--auth-host=scram-sha-256",
+            "-E",
+            "UTF8",
+            "--no-instructions",
+        )
+        options = f"-p {cluster.port} -k {directory / 'sockets'} -h 127.0.0.1 -c fsync=off"
+        cluster._run(
+            "pg_ctl",
+            "-D",
+            str(directory / "data"),
+            "-l",
+            str(directory / "log"),
+            "-o",
+            options,
+            "-w",
+            "start",
+        )
+        return cluster
+
+    def _run(self, program: str, *arguments: str) -> None:
+        command: Sequence[str] = [*self.as_user, str(self.bin / program), *arguments]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+        if done.returncode != 0:
+            log = self.directory / "log"
+            tail = log.read_text()[-2000:] if log.exists() else ""
+            raise RuntimeError(f"{program} failed ({done.returncode}): {done.stderr.strip()}\n{tail}")
+
+    def url(self, database: str = "postgres", password: str = PASSWORD) -> str:
+        return f"postgresql://{USER}:{password}@127.0.0.1:{self.port}/{database}"
+
+    def create_database(self) -> str:
+        name = f"test_{uuid.uuid4().hex[:12]}"
+        with psycopg.connect(self.url(), autocommit=True) as admin:
+            admin.execute(f"CREATE DATABASE {name} TEMPLATE template0".encode())
+        return self.url(name)
+
+    def drop_database(self, url: str) -> None:
+        name = url.rsplit("/", 1)[1]
+        with psycopg.connect(self.url(), autocommit=True) as admin:
+            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)".encode())
+
+    def stop(self) -> None:
+        try:
+            self._run("pg_ctl", "-D", str(self.directory / "data"), "-m", "fast", "-w", "stop")
+        finally:
+            shutil.rmtree(self.directory, ignore_errors=True)
