@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from kismet_dice.storage import Storage
+from kismet_dice.strategy.distribution import Distribution, load_or_compute
 from kismet_dice.strategy.ruleset import kismet_rules
 from kismet_dice.strategy.table import StrategyTable, load_or_solve
 from tests.support.postgres import Cluster
@@ -91,3 +92,13 @@ def kismet_home(kismet_table: StrategyTable, tmp_path_factory: pytest.TempPathFa
 @pytest.fixture(scope="session")
 def kismet_table(tmp_path_factory: pytest.TempPathFactory) -> StrategyTable:
     return solved_home(tmp_path_factory)[1]
+
+
+@pytest.fixture(scope="session")
+def kismet_distribution(
+    kismet_table: StrategyTable, tmp_path_factory: pytest.TempPathFactory
+) -> Distribution:
+    """The distribution of perfect play from an empty sheet, computed once per test session and
+    stored beside the session's table (where ``kismet chances`` run on ``kismet_home`` finds it)."""
+    home = tmp_path_factory.getbasetemp() / "kismet-home"
+    return load_or_compute(kismet_table, directory=home / "tables")

@@ -12,7 +12,7 @@ from kismet_dice.strategy.chances import chance, wilson
 from kismet_dice.strategy.dice_space import IntArray
 from kismet_dice.strategy.distribution import Distribution, future_pass, load, perfect_play, save
 from kismet_dice.strategy.ruleset import RuleSet, rule_set
-from kismet_dice.strategy.simulate import play_hard
+from kismet_dice.strategy.simulate import play_hard, run
 from kismet_dice.strategy.solver import solve
 from kismet_dice.strategy.table import StrategyTable
 
@@ -129,3 +129,28 @@ def test_an_exact_chance_from_a_late_sheet_agrees_with_simulation(kismet_table: 
 def test_the_wilson_interval_holds_its_proportion() -> None:
     low, high = wilson(30, 1000)
     assert low < 0.03 < high
+
+
+KISMET_MEAN = 315.1799959055
+
+
+@pytest.mark.timeout(1200)
+def test_the_kismet_distribution_sums_to_one_and_has_the_solvers_mean(
+    kismet_table: StrategyTable, kismet_distribution: Distribution
+) -> None:
+    assert kismet_distribution.probabilities.sum() == pytest.approx(1.0, abs=1e-12)
+    assert kismet_distribution.probabilities.min() >= 0.0
+    assert kismet_distribution.mean == pytest.approx(KISMET_MEAN, abs=1e-6)
+    assert kismet_distribution.mean == pytest.approx(kismet_table.expected_score, abs=1e-9)
+
+
+@pytest.mark.timeout(1200)
+def test_the_kismet_distribution_agrees_with_100000_simulated_hard_games(
+    kismet_table: StrategyTable, kismet_distribution: Distribution
+) -> None:
+    played = run("hard", 100_000, seed=20260413, table=kismet_table)
+    # The 1% critical value of the Kolmogorov-Smirnov statistic, conservative for a discrete law.
+    assert ks_statistic(kismet_distribution, played.totals) < 1.63 / np.sqrt(len(played.totals))
+    # And the percentiles a reader sees in the README are those of the games played.
+    for percent in (5, 50, 95):
+        assert abs(kismet_distribution.percentile(percent) - np.percentile(played.totals, percent)) <= 3

@@ -18,6 +18,7 @@ from an empty sheet is the root's vector itself; it is stored beside the strateg
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import hashlib
 import json
@@ -54,6 +55,8 @@ class TurnShape:
     multiset k (flat index over sizes 0 to n-1) and rolling the rest gives roll r. ``subs[r]``:
     the proper sub-multisets of roll r as flat keep indices, in the advisor's order (padded with
     the first). ``onehot[b]``: (rolls, distinct points of b), 1 where roll r scores that.
+    ``pair_of[b, r]``: the number of the pair (box b, what r scores there) among all such pairs,
+    whose box and points are ``pair_box`` and ``pair_points``.
     """
 
     points: IntArray
@@ -62,6 +65,9 @@ class TurnShape:
     subs: IntArray
     onehot: tuple[FloatArray, ...]
     scores: tuple[IntArray, ...]
+    pair_of: IntArray
+    pair_box: IntArray
+    pair_points: IntArray
 
     @classmethod
     def of(cls, rules: RuleSet) -> TurnShape:
@@ -88,7 +94,15 @@ class TurnShape:
             matrix[np.arange(len(space.rolls)), table.group] = 1.0
             onehot.append(matrix)
             scores.append(table.scores)
+        # Every (box, points) pair a turn can end with, numbered box by box.
+        first = np.cumsum([0] + [len(found) for found in scores])
+        pair_of = np.array(
+            [first[box] + table.group for box, table in enumerate(kernel.box_tables(rules))], dtype=np.intp
+        )
         return cls(
+            pair_of=pair_of,
+            pair_box=np.repeat(np.arange(len(scores)), [len(found) for found in scores]).astype(np.intp),
+            pair_points=np.concatenate(scores).astype(np.intp),
             points=points,
             basic=np.array([box.basic for box in rules.boxes]),
             reroll=reroll,
@@ -121,6 +135,74 @@ def box_values(
     return result
 
 
+def turn_endings(
+    rules: RuleSet,
+    shape: TurnShape,
+    values: FloatArray,
+    masks: IntArray,
+    totals: IntArray,
+    start: FloatArray | None = None,
+    rolls_left: int | None = None,
+) -> tuple[IntArray, FloatArray]:
+    """``(box, ended)``: for each roll r and column c, the box the hard player enters r in, and the
+    chance that its turn from column c ends with roll r (entered there).
+
+    The box a roll goes in does not depend on the rolls left, so one array says where every
+    ending goes. By default the turn starts with a roll of all the dice; ``start`` (rolls,
+    columns) is instead the chance of each roll on the table with ``rolls_left`` rolls left (a
+    keep's continuation).
+    """
+    columns = len(masks)
+    rolls = len(rules.space.rolls)
+    tables = kernel.box_tables(rules)
+    nexts = next_values(rules, tables, values, masks, totals)
+    turn = kernel.turn(rules, tables, nexts)
+    best_box = _best_boxes(tables, nexts, rolls, columns)
+    if start is None:
+        chance = np.repeat(rules.space.roll_probabilities[:, None], columns, axis=1)
+        left = rules.rolls_per_turn - 1
+    else:
+        chance, left = start, rules.rolls_per_turn - 1 if rolls_left is None else rolls_left
+    ended = np.zeros((rolls, columns))
+    roll_rows = np.arange(rolls)[:, None]
+    where = np.arange(columns)[None, :]
+    while left:
+        flat = np.concatenate(turn.keeps[left][: rules.dice], axis=0)  # (keeps, columns)
+        best_keep = shape.subs[roll_rows, _first_best(flat, shape.subs)]
+        # ``choose`` is the better of the best box (``stop``) and the best keep, computed by the
+        # same operations as the player's, so a keep is taken exactly when it is strictly better:
+        # boxes come before keeps in the advisor's order, a tie goes to the box.
+        again = turn.choose[left] > turn.stop
+        ended += np.where(again, 0.0, chance)
+        kept = np.bincount(
+            (best_keep * columns + where).reshape(-1),
+            weights=np.where(again, chance, 0.0).reshape(-1),
+            minlength=len(shape.reroll) * columns,
+        ).reshape(len(shape.reroll), columns)
+        chance = shape.reroll.T @ kept
+        left -= 1
+    ended += chance
+    return best_box, ended
+
+
+def _first_best(flat: FloatArray, subs: IntArray) -> IntArray:
+    """``out[r, c]``: the column of ``subs`` holding the best of roll r's keeps, the first on a tie.
+
+    One row of keeps at a time: a gather of all of them at once is eight times the size and
+    slower (the argmax then runs across a strided axis).
+    """
+    best = np.take(flat, subs[:, 0], axis=0, mode="clip")
+    which = np.zeros(best.shape, dtype=np.intp)
+    worth = np.empty_like(best)
+    better = np.empty(best.shape, dtype=np.bool_)
+    for column in range(1, subs.shape[1]):
+        np.take(flat, subs[:, column], axis=0, out=worth, mode="clip")
+        np.greater(worth, best, out=better)
+        np.maximum(worth, best, out=best)
+        np.copyto(which, column, where=better)
+    return which
+
+
 def hard_endings(
     rules: RuleSet,
     shape: TurnShape,
@@ -130,51 +212,11 @@ def hard_endings(
     start: FloatArray | None = None,
     rolls_left: int | None = None,
 ) -> FloatArray:
-    """``out[b, r, c]``: the chance that the hard player's turn from column c ends with roll r in box b.
-
-    By default the turn starts with a roll of all the dice; ``start`` (rolls, columns) is instead the
-    chance of each roll on the table with ``rolls_left`` rolls left (a keep's continuation).
-    """
-    columns = len(masks)
-    rolls = len(rules.space.rolls)
-    boxes = len(rules.boxes)
-    tables = kernel.box_tables(rules)
-    nexts = next_values(rules, tables, values, masks, totals)
-    turn = kernel.turn(rules, tables, nexts)
-    best_box = _best_boxes(tables, nexts, rolls, columns)
-    where = np.arange(columns)[None, :]
-    if start is None:
-        chance = np.repeat(rules.space.roll_probabilities[:, None], columns, axis=1)
-        left = rules.rolls_per_turn - 1
-    else:
-        chance, left = start, rules.rolls_per_turn - 1 if rolls_left is None else rolls_left
-    endings = np.zeros(boxes * rolls * columns)
-    roll_rows = np.arange(rolls)[:, None]
-    while True:
-        scoring = chance
-        if left:
-            flat = np.concatenate(turn.keeps[left][: rules.dice], axis=0)  # (keeps, columns)
-            # Whole rows gathered at once: (rolls * subs, columns), then the first best of each roll.
-            keep_worth = np.take(flat, shape.subs.reshape(-1), axis=0, mode="clip")
-            choice = keep_worth.reshape(rolls, -1, columns).argmax(axis=1)
-            best_keep = shape.subs[roll_rows, choice]
-            # ``choose`` is the better of the best box (``stop``) and the best keep, computed by the
-            # same operations as the player's, so a keep is taken exactly when it is strictly better:
-            # boxes come before keeps in the advisor's order, a tie goes to the box.
-            again = turn.choose[left] > turn.stop
-            scoring = np.where(again, 0.0, chance)
-            kept = np.bincount(
-                (best_keep * columns + where).reshape(-1),
-                weights=np.where(again, chance, 0.0).reshape(-1),
-                minlength=len(shape.reroll) * columns,
-            ).reshape(len(shape.reroll), columns)
-        index = ((best_box * rolls + roll_rows) * columns + where).reshape(-1)
-        endings += np.bincount(index, weights=scoring.reshape(-1), minlength=len(endings))
-        if not left:
-            break
-        chance = shape.reroll.T @ kept
-        left -= 1
-    result: FloatArray = endings.reshape(boxes, rolls, columns)
+    """``out[b, r, c]``: the chance that the hard player's turn from column c ends with roll r in box b
+    (see :func:`turn_endings`)."""
+    best_box, ended = turn_endings(rules, shape, values, masks, totals, start, rolls_left)
+    result: FloatArray = np.zeros((len(rules.boxes), *ended.shape))
+    np.put_along_axis(result, best_box[None], ended[None], axis=0)
     return result
 
 
@@ -251,6 +293,7 @@ def future_pass(
     *,
     progress: Progress | None = None,
     keep: int | None = 1,
+    threads: int | None = None,
 ) -> Futures:
     """The distributions of points to come from ``root`` and every position it can lead to.
 
@@ -265,8 +308,8 @@ def future_pass(
     width = rules.cap + 1
     root_mask, root_total = root
     root_layer = root_mask.bit_count()
-    most = max(max(box.points) for box in rules.boxes)
     row_of = np.full((1 << boxes, width), -1, dtype=np.intp)
+    reach = _reach(rules)
     plans: dict[int, tuple[IntArray, IntArray]] = {}
     for filled in range(root_layer, boxes):
         masks, totals, copy_masks, copy_totals, same = _layer(rules, filled)
@@ -276,9 +319,12 @@ def future_pass(
         wanted = ((every_mask & root_mask) == root_mask) & (every_total >= root_total)
         if filled == root_layer:
             wanted &= (every_mask == root_mask) & (every_total == root_total)
-        keys = every_mask[wanted] * width + every_same[wanted]
+        # Ordered by how many points can still come, so each batch's vectors are about as wide as
+        # its columns need, not as the widest position of the layer.
+        keys = (reach[every_mask[wanted]] << 32) + every_mask[wanted] * width + every_same[wanted]
         unique, inverse = np.unique(keys, return_inverse=True)
         row_of[every_mask[wanted], every_total[wanted]] = inverse.reshape(-1)
+        unique &= (1 << 32) - 1
         plans[filled] = (unique // width, unique % width)
     full = (1 << boxes) - 1
     row_of[full, :] = np.arange(width)
@@ -290,24 +336,47 @@ def future_pass(
         futures.layers[boxes] = _survival(following)
     total_rows = sum(len(plan[0]) for plan in plans.values())
     done = 0
-    for filled in range(boxes - 1, root_layer - 1, -1):
-        masks, totals = plans[filled]
-        # Wide enough for any box's points on top of any next vector; cut back to what is used after.
-        here: FloatArray = np.zeros((len(masks), following.shape[1] + most))
-        for start in range(0, len(masks), BATCH_COLUMNS):
-            part = slice(start, start + BATCH_COLUMNS)
-            _spread(rules, shape, values, row_of, following, masks[part], totals[part], here[part])
-            done += len(masks[part])
-            if progress is not None:
-                progress(done, total_rows)
-        used = np.flatnonzero(here.any(axis=0))
-        here = here[:, : int(used[-1]) + 1] if len(used) else here[:, :1]
-        if keep is None:
-            futures.layers[filled] = _survival(here)
-        elif filled <= root_layer + keep:
-            futures.layers[filled] = here
-        following = here
+    size = threads if threads is not None else min(2, os.cpu_count() or 1)
+    with concurrent.futures.ThreadPoolExecutor(size) as pool:
+        for filled in range(boxes - 1, root_layer - 1, -1):
+            masks, totals = plans[filled]
+            here: FloatArray = np.zeros((len(masks), int(reach[masks].max()) + 1))
+
+            def batch(
+                start: int,
+                masks: IntArray = masks,
+                totals: IntArray = totals,
+                here: FloatArray = here,
+                following: FloatArray = following,
+            ) -> int:
+                part = slice(start, start + BATCH_COLUMNS)
+                batch_masks, batch_totals = masks[part], totals[part]
+                out = here[part, : int(reach[batch_masks].max()) + 1]
+                _spread(rules, shape, values, row_of, following, batch_masks, batch_totals, out)
+                return len(batch_masks)
+
+            # NumPy lets go of the interpreter in its loops, so threads share one layer's batches
+            # without copying the layers into worker processes.
+            for count in pool.map(batch, range(0, len(masks), BATCH_COLUMNS)):
+                done += count
+                if progress is not None:
+                    progress(done, total_rows)
+            if keep is None:
+                futures.layers[filled] = _survival(here)
+            elif filled <= root_layer + keep:
+                futures.layers[filled] = here
+            following = here
     return futures
+
+
+def _reach(rules: RuleSet) -> IntArray:
+    """``out[mask]``: the most points still to come with ``mask`` filled (bonus included)."""
+    boxes = len(rules.boxes)
+    masks = np.arange(1 << boxes)
+    result = np.full(1 << boxes, max(rules.bonus), dtype=np.intp)
+    for box, rule in enumerate(rules.boxes):
+        result += np.where(masks >> box & 1, 0, max(rule.points))
+    return result
 
 
 def _survival(pmf: FloatArray) -> Float32Array:
@@ -326,8 +395,8 @@ def _spread(
     out: FloatArray,
 ) -> None:
     """Into ``out`` (one row per column), each column's distribution of points to come."""
-    endings = hard_endings(rules, shape, values, masks, totals)
-    add_endings(rules, shape, row_of, following, masks, totals, endings, out)
+    best_box, ended = turn_endings(rules, shape, values, masks, totals)
+    add_endings(rules, shape, row_of, following, masks, totals, best_box, ended, out)
 
 
 def add_endings(
@@ -337,28 +406,51 @@ def add_endings(
     following: FloatArray,
     masks: IntArray,
     totals: IntArray,
-    endings: FloatArray,
+    best_box: IntArray,
+    ended: FloatArray,
     out: FloatArray,
 ) -> None:
-    """Add to ``out[c]`` every ending of column c's turn times the next position's vector, shifted."""
-    span = following.shape[1]
-    for box in range(len(rules.boxes)):
-        by_score = shape.onehot[box].T @ endings[box]  # (scores, columns)
-        if not by_score.any():
-            continue
+    """Add to ``out[c]`` every ending of column c's turn times the next position's vector, shifted.
+
+    Endings are first summed by (box, points), one pass over the rolls; then each such pair adds
+    one shifted row per column. A box outside the Basic section leads to the same next position
+    whatever it scores, so its next vectors are gathered once for all its points.
+    """
+    columns = len(masks)
+    rolls = ended.shape[0]
+    pairs = len(shape.pair_box)
+    keys = shape.pair_of[best_box, np.arange(rolls)[:, None]] * columns + np.arange(columns)[None, :]
+    by_pair = np.bincount(keys.reshape(-1), weights=ended.reshape(-1), minlength=pairs * columns)
+    by_pair = by_pair.reshape(pairs, columns)
+    present = by_pair.any(axis=1)
+    # ``out`` is as wide as the most points its columns can still make: a next vector shifted by
+    # ``points`` is zero beyond that, so only that much of it is gathered and added (by indexing:
+    # ``np.take`` would first copy the whole sliced layer).
+    room = out.shape[1]
+    span = min(following.shape[1], room)
+    scratch = np.empty((columns, span))
+    gathered_box = -1
+    gathered = scratch
+    for pair in np.flatnonzero(present).tolist():
+        box = int(shape.pair_box[pair])
+        points = int(shape.pair_points[pair])
+        wide = min(span, room - points)
+        weight = by_pair[pair]
         bit = 1 << box
-        gathered: FloatArray | None = None
-        for index, points in enumerate(shape.scores[box].tolist()):
-            weight = by_score[index]
-            if not weight.any():
-                continue
-            if shape.basic[box] or gathered is None:
-                after = np.minimum(totals + points, rules.cap) if shape.basic[box] else totals
-                rows = row_of[masks | bit, after]
-                # A column that cannot end this way has weight 0 here; its row is any valid one.
-                used = weight > 0 if shape.basic[box] else by_score.any(axis=0)
-                gathered = following[np.where(used, rows, 0)]
-            out[:, points : points + span] += weight[:, None] * gathered
+        if shape.basic[box]:
+            rows = row_of[masks | bit, np.minimum(totals + points, rules.cap)]
+            # A column that cannot end this way has weight 0 here; its row is any valid one.
+            gathered = following[np.where(weight > 0, rows, 0), :wide]
+            gathered_box = -1
+        elif box != gathered_box:
+            # Every points of this box lead to the same next position: gathered once.
+            used = by_pair[shape.pair_box == box].any(axis=0)
+            gathered = following[np.where(used, row_of[masks | bit, totals], 0), :span]
+            gathered_box = box
+        part = scratch[:, :wide]
+        np.multiply(gathered[:, :wide], weight[:, None], out=part)
+        target = out[:, points : points + wide]
+        target += part
 
 
 # --- the distribution from an empty sheet, stored ------------------------------------------------
@@ -414,9 +506,11 @@ class Distribution:
         return cls(offset + low, probabilities[low:high].copy())
 
 
-def perfect_play(table: StrategyTable, progress: Progress | None = None) -> Distribution:
+def perfect_play(
+    table: StrategyTable, progress: Progress | None = None, *, threads: int | None = None
+) -> Distribution:
     """The distribution of the final total of perfect play from an empty sheet (computed now)."""
-    futures = future_pass(table, (0, 0), progress=progress, keep=0)
+    futures = future_pass(table, (0, 0), progress=progress, keep=0, threads=threads)
     return Distribution.trimmed(0, futures.future(0, 0))
 
 
