@@ -25,7 +25,7 @@ async def test_the_table_as_the_readme_shows_it(storage: Storage) -> None:
     app = KismetApp(storage, computer=Computer(), rng=ScriptedDice(faces), pace=0)
     async with app.run_test(size=(100, 28)) as pilot:
         await pilot.press("enter", "enter")  # start; close the roll-off
-        await pilot.press("space", "1", "2", "5", "space", KEY_OF_BOX[Box.THREES])
+        await pilot.press("space", "1", "2", "5", "space", KEY_OF_BOX[Box.THREES], KEY_OF_BOX[Box.THREES])
         await pilot.pause()
         await pilot.press("space", "2", "3")
         await pilot.pause()
