@@ -10,7 +10,7 @@ from textual.widgets import DataTable, Static
 
 from kismet_dice.game import Game, ScriptedDice, SecondKismet
 from kismet_dice.rules import Box
-from kismet_dice.session import Seat, Setup
+from kismet_dice.session import Seat, Setup, narration
 from kismet_dice.storage import Storage
 from kismet_dice.strategy import Advisor, Computer, Level, StrategyTable
 from kismet_dice.strategy.solver import Progress
@@ -97,8 +97,9 @@ async def test_advice_warns_marks_the_game_assisted_and_plays_the_best_option(
         assert table.session.game.dice == (6, 6, 6, 6, 6)
         await pilot.press(KEY_OF_BOX[Box.KISMET], KEY_OF_BOX[Box.KISMET])
         await pilot.pause()
-        # An assisted game asks nobody for a Hall of Fame name.
+        # An assisted game asks nobody for a Hall of Fame name, and its end screen says why.
         assert isinstance(app.screen, EndScreen)
+        assert str(app.screen.query_one("#assisted", Static).render()) == narration.ASSISTED
         await app.workers.wait_for_complete()
         await pilot.pause()
         text = str(app.screen.query_one("#proficiency", Static).render())
