@@ -139,10 +139,10 @@ async def test_at_80x24_three_sheets_are_shown_a_page_at_a_time_and_the_screen_s
         assert isinstance(table, TableScreen)
         hint = table.query_one("#sheet-hint", Static)
         assert table.shown_seats() == (0,)
-        assert hint.display and "1 of 3 sheets · s shows Bob, Cid" in str(hint.render())
+        assert hint.display and "1 of 3 sheets · s shows the others" in str(hint.render())
         await pilot.press("s")
         assert table.shown_seats() == (1,)
-        assert "s shows Ann, Cid" in str(hint.render())
+        assert str(table.query_one(SheetView).ordered_columns[1].label) == "Bob"
         await pilot.press("s", "s")
         assert table.shown_seats() == (0,)
         assert "63 more for a 35 bonus" in str(table.query_one("#status").render())

@@ -77,8 +77,7 @@ class EndScreen(Screen[None]):
         self.query_one(SheetView).show(game.names, sheets, None, {}, shown=shown)
         hint = self.query_one("#sheet-hint", Static)
         hint.display = len(shown) < players
-        others = [game.names[seat] for seat in range(players) if seat not in shown]
-        hint.update(f"{len(shown)} of {players} sheets · s shows {', '.join(others)}")
+        hint.update(f"{len(shown)} of {players} sheets · s shows the others")
         self.call_after_refresh(self.tell_more)
 
     def tell_more(self) -> None:

@@ -166,9 +166,12 @@ class TableScreen(Screen[None]):
         hint = self.query_one("#sheet-hint", Static)
         hint.display = len(shown) < players
         if len(shown) < players:
-            others = [game.names[seat] for seat in range(players) if seat not in shown]
-            hint.update(f"{len(shown)} of {players} sheets · s shows {', '.join(others)}")
+            hint.update(f"{len(shown)} of {players} sheets · s shows the others")
         choice = self.query_one("#choice", Static)
+        if choice.display != (self.chosen is not None):
+            # The log gets shorter or taller: keep its latest line in view.
+            log = self.query_one(RichLog)
+            self.call_after_refresh(log.scroll_end, animate=False)
         choice.display = self.chosen is not None
         choice.update(self.choice_text())
 
