@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from kismet_dice.game import Event, Game, Rolled, RollOff, Scored, SecondKismet
-from kismet_dice.rules import Box, Dice, Sheet, describe, score
+from kismet_dice.rules import Box, Dice, Sheet, bonus, describe, score
 from kismet_dice.strategy import Decision, Option, Proficiency
 
 COSTLIEST = 3
@@ -170,6 +170,27 @@ def turn_heading(game: Game, who: str) -> str:
     seat = game.current_player
     assert seat is not None
     return f"Round {game.round}: {who}'s turn ({game.total(seat)} points so far)."
+
+
+def bonus_needed(sheet: Sheet) -> str | None:
+    """What the Basic section still needs for its next bonus, in words; ``None`` once it is full.
+
+    >>> from kismet_dice.rules import Box
+    >>> bonus_needed(Sheet().with_entry(Box.TWOS, 6).with_entry(Box.THREES, 6))
+    '51 more for a 35 bonus'
+    >>> bonus_needed(Sheet().with_entry(Box.SIXES, 30).with_entry(Box.FIVES, 25).with_entry(Box.FOURS, 16))
+    '7 more for a 75 bonus (55 reached)'
+    >>> bonus_needed(Sheet().with_entry(Box.SIXES, 30).with_entry(Box.FIVES, 25).with_entry(Box.FOURS, 24))
+    'the top bonus, 75, is reached'
+    """
+    if sheet.basic_complete:
+        return None
+    needed = sheet.points_to_next_bonus
+    if needed is None:
+        return f"the top bonus, {bonus(sheet.basic_total)}, is reached"
+    reached = bonus(sheet.basic_total)
+    tier = bonus(sheet.basic_total + needed)
+    return f"{needed} more for a {tier} bonus" + (f" ({reached} reached)" if reached else "")
 
 
 # --- advice and the review ------------------------------------------------------------------
