@@ -74,7 +74,7 @@ async def test_advice_warns_marks_the_game_assisted_and_plays_the_best_option(
     app = KismetApp(storage, computer=Computer(table=kismet_table), rng=ScriptedDice([6]), pace=0)
     async with app.run_test(size=(100, 30)) as pilot:
         assert isinstance(app.screen, StartScreen)
-        await pilot.press("enter")  # resume the offered game
+        await pilot.press("shift+tab", "enter")  # resume the offered game
         table = app.screen
         assert isinstance(table, TableScreen)
         await pilot.press("h")

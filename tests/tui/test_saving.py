@@ -36,7 +36,7 @@ async def test_quit_and_resume_restore_the_same_state(storage: Storage) -> None:
     async with again.run_test(size=(100, 30)) as pilot:
         assert isinstance(again.screen, StartScreen)
         assert again.screen.query_one(OptionList).option_count == 1
-        await pilot.press("enter")  # the unfinished game is offered first
+        await pilot.press("shift+tab", "enter")  # the unfinished game is one shift+tab away
         table = again.screen
         assert isinstance(table, TableScreen)
         assert table.session.game.to_json() == before

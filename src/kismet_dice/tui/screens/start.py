@@ -123,7 +123,7 @@ class StartScreen(Screen[None]):
         if self.unfinished:
             with Vertical(id="resume"):
                 yield Label(
-                    "Resume an unfinished game: ↑↓ and enter, or click; d discards one.",
+                    "Resume a game: shift+tab, ↑↓ and enter, or click; d discards one.",
                     classes="dialog-title",
                 )
                 yield ResumeList(
@@ -154,11 +154,8 @@ class StartScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.title = "Kismet"
-        # A returning player most likely resumes; otherwise the first thing to do is type a name.
-        if self.unfinished:
-            self.query_one(ResumeList).focus()
-        else:
-            self.query(Input).first().focus()
+        # Typing a name is the first thing to do; the games to resume are one shift+tab away.
+        self.query(Input).first().focus()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "start":
