@@ -21,8 +21,8 @@ from kismet_dice.strategy import Advisor, Computer, ComputerPlayer, Level
 from kismet_dice.web.computer import ComputerTurns, Readiness
 from kismet_dice.web.errors import message_of, status_of
 from kismet_dice.web.live import Hub
-from kismet_dice.web.schemas import ErrorMessage, GameView, StateMessage
-from kismet_dice.web.views import game_view, update_message
+from kismet_dice.web.schemas import ErrorMessage, EventView, GameView, StateMessage
+from kismet_dice.web.views import event_view, game_view, update_message
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +58,8 @@ class WebService:
         self.turns = ComputerTurns(self.tables, self.readiness, settings.pace, self._complain, self.claims)
         # Per table with pages here: the version last sent to them and the game's history length then.
         self._told: dict[str, tuple[int, int]] = {}
+        # Per table: the history length and the views of its events so far (see _event_views).
+        self._events: dict[str, tuple[int, list[EventView]]] = {}
         # Per table with a computer seat: the version at which a person had the turn (no need to look again).
         self._persons_turn: dict[str, int] = {}
         self._listener: Listener | None = None
@@ -70,7 +72,19 @@ class WebService:
     # --- drawing and telling ------------------------------------------------------------
 
     def view(self, table: Table) -> GameView:
-        return game_view(table, self.readiness.state, self.readiness.problem)
+        return game_view(table, self.readiness.state, self.readiness.problem, self._event_views(table))
+
+    def _event_views(self, table: Table) -> list[EventView]:
+        """Every event of the table, drawn once: a game's history only grows, so the views drawn
+        for a table stay true and only the new events are told and drawn."""
+        length = len(table.session.game.history)
+        kept = self._events.get(table.id)
+        if kept is None or kept[0] > length:
+            kept = (0, [])
+        if kept[0] < length:
+            kept = (length, [*kept[1], *(event_view(told) for told in table.session.story(kept[0]))])
+            self._events[table.id] = kept
+        return kept[1]
 
     def state_message(self, table: Table) -> str:
         self._remember(table)
