@@ -118,7 +118,8 @@ def story(game: Game, start: int = 0) -> tuple[Told, ...]:
     """The sentences of the events of ``game``'s history from ``start`` on.
 
     A one-player game tells no roll-off. Each entry's total is the one after it, so the
-    sheets are followed from the start of the game.
+    sheets are followed from the start of the game; only the events from ``start`` on are put
+    in words (the server tells a few new events of a long game after every action).
     """
     names = game.names
     history = game.history
@@ -126,20 +127,24 @@ def story(game: Game, start: int = 0) -> tuple[Told, ...]:
     last_roll_off = max((i for i, event in enumerate(history) if isinstance(event, RollOff)), default=-1)
     told: list[Told] = []
     for index, event in enumerate(history):
+        telling = index >= start
         text = ""
         if isinstance(event, RollOff):
-            if len(names) > 1:
+            if len(names) > 1 and telling:
                 text = roll_off(names, event, last=index == last_roll_off)
         elif isinstance(event, Rolled):
-            text = rolled(names, event)
+            if telling:
+                text = rolled(names, event)
         elif isinstance(event, Scored):
             sheets[event.seat] = sheets[event.seat].with_entry(event.box, event.points)
-            text = scored(names, event, sheets[event.seat].total)
+            if telling:
+                text = scored(names, event, sheets[event.seat].total)
         else:
             for penalty in event.penalties:
                 sheets[penalty.seat] = sheets[penalty.seat].with_entry(penalty.box, 0)
-            text = second_kismet(names, event)
-        if index >= start and text:
+            if telling:
+                text = second_kismet(names, event)
+        if text:
             told.append(Told(index, event, text))
     return tuple(told)
 

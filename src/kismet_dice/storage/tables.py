@@ -82,3 +82,14 @@ class WebTables:
             "WHERE saved_game.finished IS NULL ORDER BY saved_game.saved, saved_game.id"
         )
         return tuple(str(row[0]) for row in rows)
+
+    def with_computers(self) -> tuple[tuple[str, int, int], ...]:
+        """``(table id, saved game id, version)`` of each unfinished table with a computer seat."""
+        # The levels are kept as a JSON list: a computer's level is a string, a person's null.
+        rows = self._database.read(
+            "SELECT web_table.id, saved_game.id, saved_game.version FROM web_table "
+            "JOIN saved_game ON saved_game.id = web_table.saved_game "
+            "WHERE saved_game.finished IS NULL AND saved_game.computer LIKE '%\"%' "
+            "ORDER BY saved_game.saved, saved_game.id"
+        )
+        return tuple((str(row[0]), int(row[1]), int(row[2])) for row in rows)

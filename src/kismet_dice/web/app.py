@@ -7,6 +7,7 @@ kept in the store, version-checked, before it is answered or shown.
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -93,3 +94,17 @@ def create_app(
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
     return app
+
+
+# --- several worker processes (kismet serve --workers N) --------------------------------------
+
+PACE_VARIABLE = "KISMET_PACE"
+"""The pause before each computer action, for apps made by :func:`app_from_environment`."""
+
+
+def app_from_environment() -> FastAPI:
+    """The app as a worker process makes it (uvicorn's ``factory=True``), from the environment its
+    parent set: the store (``$KISMET_DATABASE_URL``, else the file in ``$KISMET_HOME``) and the
+    computer's pace (``$KISMET_PACE``)."""
+    pace = os.environ.get(PACE_VARIABLE)
+    return create_app(pace=COMPUTER_PACE if not pace else float(pace))
