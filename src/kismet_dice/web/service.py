@@ -17,7 +17,7 @@ from kismet_dice.strategy import Advisor, Computer, ComputerPlayer, Level
 from kismet_dice.web.computer import ComputerTurns, Readiness
 from kismet_dice.web.errors import message_of, status_of
 from kismet_dice.web.live import Hub
-from kismet_dice.web.schemas import ErrorMessage, GameView, StateMessage
+from kismet_dice.web.schemas import ErrorMessage, GameView, PresenceMessage, StateMessage
 from kismet_dice.web.views import game_view, update_message
 
 
@@ -54,7 +54,13 @@ class WebService:
     # --- drawing and telling ------------------------------------------------------------
 
     def view(self, table: Table) -> GameView:
-        return game_view(table, self.readiness.state, self.readiness.problem)
+        view = game_view(table, self.readiness.state, self.readiness.problem)
+        return view.model_copy(update={"connected": self.hub.connected(table.id)})
+
+    def tell_presence(self, table_id: str) -> None:
+        """A seat's page came or went: every page of the table sees who is here now."""
+        message = PresenceMessage(connected=self.hub.connected(table_id))
+        self.hub.publish(table_id, message.model_dump_json())
 
     def state_message(self, table: Table) -> str:
         return StateMessage(game=self.view(table)).model_dump_json()
@@ -62,6 +68,7 @@ class WebService:
     def _publish(self, change: Change) -> None:
         if self.hub.pages(change.table.id):
             message = update_message(change, self.readiness.state, self.readiness.problem)
+            message = message.model_copy(update={"connected": self.hub.connected(change.table.id)})
             self.hub.publish(change.table.id, message.model_dump_json())
 
     def _complain(self, table_id: str, error: Exception) -> None:
