@@ -46,13 +46,15 @@ and sends `{{"type": "sync"}}` to get the whole game again. A page may also act 
 `{{"type": "roll", "token": ..., "hold": [0, 2]}}` or `{{"type": "score", "token": ..., "box":
 "FULL_HOUSE"}}`; a refused message gets `{{"type": "error", "status": 409, "error": ...}}` and the
 connection stays open. A page that falls behind (it does not read what it is sent) is closed with
-code 1013; reconnecting gives the whole game again. Presence: a page that holds a seat's token sends `{{"type":
-"hello", "token": ...}}` (checked like any action); the game view and every update carry
-`connected`, the seats whose player has a page open, and each arrival or departure sends
-`{{"type": "presence", "connected": [0, 2]}}`. Once a game is over, `POST
-/api/games/{{id}}/again` (a seat's token) starts one with the same players: its seat links go to
-whoever asked, and every page of the old game gets `{{"type": "again", "watch_link": ...}}`. Each game and each server has a cap on open
+code 1013; reconnecting gives the whole game again. Each game and each server has a cap on open
 pages; a page over it is closed with code 1013 and a reason.
+
+Presence: a page that holds a seat's token sends `{{"type": "hello", "token": ...}}` (checked like
+any action); the game view and every update carry `connected`, the seats whose player has a page
+open, and each arrival or departure sends `{{"type": "presence", "connected": [0, 2]}}`. Once a
+game is over, `POST /api/games/{{id}}/again` (a seat's token) starts one with the same players: its
+seat links go to whoever asked, and every page of the old game gets `{{"type": "again",
+"watch_link": ...}}`.
 
 Every refusal is a 4xx answer with a JSON body `{{"error": "what was wrong"}}`; the game is unchanged.
 `GET /api/limits` gives the limits a page must respect.

@@ -23,7 +23,14 @@ def qr_svg(link: str) -> str:
     needs no code from elsewhere to show it. Medium error correction survives a glare on a screen."""
     out = io.BytesIO()
     segno.make(link, error="m", micro=False).save(
-        out, kind="svg", scale=4, border=2, light="#fff", xmldecl=False, svgns=True, title="QR code of the link"
+        out,
+        kind="svg",
+        scale=4,
+        border=2,
+        light="#fff",
+        xmldecl=False,
+        svgns=True,
+        title="QR code of the link",
     )
     return out.getvalue().decode("utf-8")
 
@@ -54,7 +61,9 @@ async def again(table_id: str, service: Service, token: SeatToken = None) -> New
         watch_link=f"/games/{new.id}",
         invitations=[
             Invitation(seat=seat, name=name, link=f"/games/{new.id}#seat={secret}")
-            for seat, (name, secret) in enumerate(zip(new.session.game.names, created.seat_tokens, strict=True))
+            for seat, (name, secret) in enumerate(
+                zip(new.session.game.names, created.seat_tokens, strict=True)
+            )
             if secret is not None
         ],
         game=service.view(new),

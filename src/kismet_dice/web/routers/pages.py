@@ -35,7 +35,9 @@ for path in PAGES:
 def _article(markdown: str, title: str) -> str:
     """The page with the text rendered on the server (raw HTML in the Markdown is escaped)."""
     page = _index().replace("<title>Kismet</title>", f"<title>{title} · Kismet</title>")
-    article = f'<main id="main" tabindex="-1"><article class="rules">{texts.to_html(markdown)}</article></main>'
+    article = (
+        f'<main id="main" tabindex="-1"><article class="rules">{texts.to_html(markdown)}</article></main>'
+    )
     return page.replace(LOADING, article)
 
 
