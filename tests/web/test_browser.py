@@ -16,7 +16,9 @@ from tests.support.browser import chromium, served
 
 ROOT = Path(__file__).resolve().parents[2]
 # Every run keeps its screenshot under build/; KISMET_SCREENSHOT=docs refreshes the README's copy.
-SCREENSHOT = ROOT / ("docs" if os.environ.get("KISMET_SCREENSHOT") == "docs" else "build") / "web-computer.png"
+SCREENSHOT = (
+    ROOT / ("docs" if os.environ.get("KISMET_SCREENSHOT") == "docs" else "build") / "web-computer.png"
+)
 
 # A browser waits for what the page shows: a page that stalls fails the test.
 pytestmark = pytest.mark.timeout(300)
