@@ -115,7 +115,8 @@ async def test_the_resume_list_tells_games_apart_and_discards_one_after_asking(s
     app = KismetApp(storage, pace=0)
     async with app.run_test(size=(100, 30)) as pilot:
         listing = app.screen.query_one(OptionList)
-        assert app.focused is app.screen.query(Input).first()  # a name comes first
+        first_focus: object = app.focused
+        assert first_focus is app.screen.query(Input).first()  # a name comes first
         await pilot.press("shift+tab")
         assert app.focused is listing and listing.option_count == 2
         first = str(listing.get_option_at_index(0).prompt)

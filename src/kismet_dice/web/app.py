@@ -21,7 +21,7 @@ from kismet_dice.strategy import Computer
 from kismet_dice.web import errors
 from kismet_dice.web.deps import SEAT_TOKEN_HEADER
 from kismet_dice.web.limits import BodyLimit
-from kismet_dice.web.routers import games, hall, pages
+from kismet_dice.web.routers import games, hall, invite, pages
 from kismet_dice.web.service import Settings, WebService
 
 DESCRIPTION = f"""
@@ -49,6 +49,13 @@ and sends `{{"type": "sync"}}` to get the whole game again. A page may also act 
 connection stays open. A page that falls behind (it does not read what it is sent) is closed with
 code 1013; reconnecting gives the whole game again. Each game and each server has a cap on open
 pages; a page over it is closed with code 1013 and a reason.
+
+Presence: a page that holds a seat's token sends `{{"type": "hello", "token": ...}}` (checked like
+any action); the game view and every update carry `connected`, the seats whose player has a page
+open, and each arrival or departure sends `{{"type": "presence", "connected": [0, 2]}}`. Once a
+game is over, `POST /api/games/{{id}}/again` (a seat's token) starts one with the same players: its
+seat links go to whoever asked, and every page of the old game gets `{{"type": "again",
+"watch_link": ...}}`.
 
 Every refusal is a 4xx answer with a JSON body `{{"error": "what was wrong"}}`; the game is unchanged.
 `GET /api/limits` gives the limits a page must respect.
@@ -92,6 +99,7 @@ def create_app(
     app.include_router(games.router)
     app.include_router(hall.router)
     app.include_router(pages.router)
+    app.include_router(invite.router)
     app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
     return app
 

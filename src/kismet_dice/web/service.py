@@ -21,7 +21,7 @@ from kismet_dice.strategy import Advisor, Computer, ComputerPlayer, Level
 from kismet_dice.web.computer import ComputerTurns, Readiness
 from kismet_dice.web.errors import message_of, status_of
 from kismet_dice.web.live import Hub
-from kismet_dice.web.schemas import ErrorMessage, EventView, GameView, StateMessage
+from kismet_dice.web.schemas import ErrorMessage, EventView, GameView, PresenceMessage, StateMessage
 from kismet_dice.web.views import event_view, game_view, update_message
 
 log = logging.getLogger(__name__)
@@ -72,7 +72,13 @@ class WebService:
     # --- drawing and telling ------------------------------------------------------------
 
     def view(self, table: Table) -> GameView:
-        return game_view(table, self.readiness.state, self.readiness.problem, self._event_views(table))
+        view = game_view(table, self.readiness.state, self.readiness.problem, self._event_views(table))
+        return view.model_copy(update={"connected": self.hub.connected(table.id)})
+
+    def tell_presence(self, table_id: str) -> None:
+        """A seat's page came or went: every page of the table sees who is here now."""
+        message = PresenceMessage(connected=self.hub.connected(table_id))
+        self.hub.publish(table_id, message.model_dump_json())
 
     def _event_views(self, table: Table) -> list[EventView]:
         """Every event of the table, drawn once: a game's history only grows, so the views drawn
@@ -108,6 +114,7 @@ class WebService:
             # Other processes' changes came first and were not told here yet: one update tells all.
             change = Change(table, known[0], table.session.story(known[1]), change.news)
         message = update_message(change, self.readiness.state, self.readiness.problem)
+        message = message.model_copy(update={"connected": self.hub.connected(table.id)})
         self._remember(table)
         self.hub.publish(table.id, message.model_dump_json())
 

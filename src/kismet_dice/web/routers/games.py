@@ -22,6 +22,7 @@ from kismet_dice.web.schemas import (
     GameView,
     HallAnswer,
     HallRequest,
+    HelloMessage,
     Invitation,
     NewGame,
     NewGameRequest,
@@ -38,7 +39,7 @@ from kismet_dice.web.views import hall_entry_view, option_view, proficiency_view
 
 router = APIRouter(prefix="/api/games", tags=["games"], responses=RESPONSES)
 
-PAGE_MESSAGE: TypeAdapter[RollMessage | ScoreMessage | SyncMessage] = TypeAdapter(PageMessage)
+PAGE_MESSAGE: TypeAdapter[RollMessage | ScoreMessage | SyncMessage | HelloMessage] = TypeAdapter(PageMessage)
 
 
 @router.post("", status_code=201)
@@ -168,6 +169,8 @@ async def live(socket: WebSocket, table_id: str, service: Service) -> None:
         return
     finally:
         service.hub.leave(page)
+        if page.seat is not None:
+            service.tell_presence(table_id)
         if page.closing is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(socket.close(code=1013, reason=page.closing[:120]), 1.0)
@@ -186,6 +189,10 @@ def _act(service: Service, page: Page, table_id: str, text: str | None) -> tuple
     try:
         if isinstance(message, SyncMessage):
             service.hub.send(page, service.state_message(service.tables.get(table_id)))
+        elif isinstance(message, HelloMessage):
+            # Checked against the seat's digest like any action: a page cannot claim a seat it lacks.
+            page.seat = service.tables.get(table_id).seat_of(message.token)
+            service.tell_presence(table_id)
         elif isinstance(message, RollMessage):
             service.tables.act(table_id, message.token, Roll(tuple(message.hold)))
         else:

@@ -9,12 +9,14 @@ from pathlib import Path
 from fastapi import APIRouter
 from fastapi.responses import HTMLResponse
 
+from kismet_dice import texts
 from kismet_dice.session import LIMITS
 from kismet_dice.web.limits import MAX_BODY_BYTES, MAX_MESSAGE_CHARACTERS
 from kismet_dice.web.schemas import LimitsView, Rules
 
 STATIC = Path(str(resources.files("kismet_dice.web").joinpath("static")))
-PAGES = ("/", "/games/{table_id}", "/rules", "/hall")
+PAGES = ("/", "/games/{table_id}", "/hall")
+LOADING = '<main id="main" tabindex="-1"><p>Loading…</p></main>'
 
 router = APIRouter()
 
@@ -28,6 +30,31 @@ for path in PAGES:
     @router.get(path, include_in_schema=False)
     async def page() -> HTMLResponse:
         return HTMLResponse(_index())
+
+
+def _article(markdown: str, title: str) -> str:
+    """The page with the text rendered on the server (raw HTML in the Markdown is escaped)."""
+    page = _index().replace("<title>Kismet</title>", f"<title>{title} · Kismet</title>")
+    article = (
+        f'<main id="main" tabindex="-1"><article class="rules">{texts.to_html(markdown)}</article></main>'
+    )
+    return page.replace(LOADING, article)
+
+
+@router.get("/rules", include_in_schema=False)
+async def rules_page() -> HTMLResponse:
+    return HTMLResponse(_article(texts.rules_markdown(), "Rules"))
+
+
+@router.get("/help", include_in_schema=False)
+async def help_page() -> HTMLResponse:
+    return HTMLResponse(_article(texts.help_markdown(), "How to play"))
+
+
+@router.get("/api/rules.html", tags=["pages"])
+async def rules_html() -> Rules:
+    """The rules as an HTML fragment rendered on the server (for the rules dialog of a game)."""
+    return Rules(text=texts.to_html(texts.rules_markdown()))
 
 
 @router.get("/api/rules", tags=["pages"])
