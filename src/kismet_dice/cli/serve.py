@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from kismet_dice.cli import serve_guard
 from kismet_dice.cli.errors import UserError
 from kismet_dice.session import COMPUTER_PACE
 
@@ -34,6 +35,7 @@ def register(subparsers: Any) -> None:
         help="serve from a site's PostgreSQL database, postgresql://... (default $KISMET_DATABASE_URL, "
         "else this machine's file, which one server at a time may use)",
     )
+    serve_guard.register(serve)
     serve.set_defaults(run=run_serve)
 
 
@@ -42,6 +44,7 @@ def run_serve(options: argparse.Namespace) -> int:
         raise UserError(f"a port is 1 to 65535, not {options.port}")
     if options.pace is not None and not 0 <= options.pace <= 60:
         raise UserError(f"a pace is 0 to 60 seconds, not {options.pace}")
+    protections = serve_guard.protections(options)
     # Imported here so the other commands start without loading the web stack.
     import uvicorn
 
@@ -59,11 +62,18 @@ def run_serve(options: argparse.Namespace) -> int:
             lock = storage.lock_for_serving()
     except StorageError as error:
         raise UserError(str(error)) from None
-    app = create_app(database=options.database, pace=COMPUTER_PACE if options.pace is None else options.pace)
+    pace = COMPUTER_PACE if options.pace is None else options.pace
+    app = create_app(database=options.database, pace=pace, protections=protections)
     print(f"Kismet is served at http://{options.host}:{options.port}/ (Ctrl+C stops it)", flush=True)
     try:
         # A UTF-8 character takes at most four bytes; larger frames are refused by the server itself.
-        uvicorn.run(app, host=options.host, port=options.port, ws_max_size=4 * MAX_MESSAGE_CHARACTERS)
+        uvicorn.run(
+            app,
+            host=options.host,
+            port=options.port,
+            ws_max_size=4 * MAX_MESSAGE_CHARACTERS,
+            **serve_guard.uvicorn_options(options, protections),
+        )
     finally:
         if lock is not None:
             lock.release()
