@@ -18,8 +18,8 @@ from kismet_dice.web.guard import Protections
 from tests.support.web import new_game
 
 
-def started(home: Path, **chosen: float) -> TestClient:
-    app = create_app(home, random.Random(3), pace=0.0, protections=Protections(**chosen))
+def started(home: Path, expire_days: float = 30.0) -> TestClient:
+    app = create_app(home, random.Random(3), pace=0.0, protections=Protections(expire_days=expire_days))
     return TestClient(app, raise_server_exceptions=False)
 
 
