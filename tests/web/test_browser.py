@@ -33,6 +33,11 @@ def browser() -> Iterator[Browser]:
 def no_page_errors(page: Page) -> list[str]:
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
+    # A script, style or connection the Content-Security-Policy blocks is told on the console.
+    page.on(
+        "console",
+        lambda message: errors.append(message.text) if "Content Security Policy" in message.text else None,
+    )
     return errors
 
 

@@ -18,6 +18,7 @@ import secrets
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import TypeVar
 
@@ -260,6 +261,17 @@ class Tables:
             return self._stores.get().tables.unfinished()
         except StorageError as error:
             raise Unsaved(error.public) from None
+
+    def expire(self, before: datetime) -> int:
+        """Delete the unfinished games last saved before ``before``; how many there were."""
+        try:
+            count = self._stores.get().tables.expire(before)
+        except StorageError as error:
+            raise Unsaved(error.public) from None
+        if count:
+            # The copies in memory are only a shortcut: an expired game is then "no such game".
+            self._open.clear()
+        return count
 
     def hall(self) -> tuple[HallEntry, ...]:
         try:

@@ -274,6 +274,11 @@ class Rules(View):
     text: str = Field(description="the rules of Kismet, in Markdown")
 
 
+class RateView(View):
+    count: int = Field(description="requests allowed at once, and again every `seconds`")
+    seconds: float
+
+
 class LimitsView(View):
     max_seats: int
     max_name_length: int
@@ -282,6 +287,12 @@ class LimitsView(View):
     computer_pace: float = Field(description="seconds between a computer player's actions")
     max_body_bytes: int
     max_message_characters: int
+    # A public server's protections (web/guard.py); null where there is no limit.
+    new_games: RateView | None = Field(default=None, description="new games per client address")
+    actions: RateView | None = Field(default=None, description="actions per client address")
+    expire_days: float | None = Field(
+        default=None, description="days after which an untouched unfinished game is deleted"
+    )
 
 
 # --- live messages ----------------------------------------------------------------------------

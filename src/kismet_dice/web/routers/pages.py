@@ -6,13 +6,15 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
 from kismet_dice import texts
 from kismet_dice.session import LIMITS
+from kismet_dice.web.guard import Protections
 from kismet_dice.web.limits import MAX_BODY_BYTES, MAX_MESSAGE_CHARACTERS
-from kismet_dice.web.schemas import LimitsView, Rules
+from kismet_dice.web.ratelimit import Rate
+from kismet_dice.web.schemas import LimitsView, RateView, Rules
 
 STATIC = Path(str(resources.files("kismet_dice.web").joinpath("static")))
 PAGES = ("/", "/games/{table_id}", "/hall")
@@ -64,8 +66,10 @@ async def rules() -> Rules:
 
 
 @router.get("/api/limits", tags=["pages"])
-async def limits() -> LimitsView:
-    """The limits a page must respect: seats, names, levels, boxes, and the size of what it sends."""
+async def limits(request: Request) -> LimitsView:
+    """The limits a page must respect: seats, names, levels, boxes, the size of what it sends, the
+    rates of new games and actions per client address, and when untouched games expire."""
+    protections: Protections = request.app.state.protections
     return LimitsView(
         max_seats=LIMITS.max_seats,
         max_name_length=LIMITS.max_name_length,
@@ -74,4 +78,11 @@ async def limits() -> LimitsView:
         computer_pace=LIMITS.computer_pace,
         max_body_bytes=MAX_BODY_BYTES,
         max_message_characters=MAX_MESSAGE_CHARACTERS,
+        new_games=_rate(protections.rate_games),
+        actions=_rate(protections.rate_actions),
+        expire_days=protections.expire_days or None,
     )
+
+
+def _rate(rate: Rate | None) -> RateView | None:
+    return None if rate is None else RateView(count=rate.count, seconds=rate.seconds)
