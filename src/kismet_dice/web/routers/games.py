@@ -36,6 +36,7 @@ from kismet_dice.web.schemas import (
     SeatView,
     SyncMessage,
 )
+from kismet_dice.web.service import WebService
 from kismet_dice.web.views import hall_entry_view, option_view, proficiency_view
 
 router = APIRouter(prefix="/api/games", tags=["games"], responses=RESPONSES)
@@ -47,7 +48,11 @@ PAGE_MESSAGE: TypeAdapter[RollMessage | ScoreMessage | SyncMessage | HelloMessag
 async def new_game(request: NewGameRequest, service: Service) -> NewGame:
     """Set up a game: the dice decide who begins; the answer holds each seat's invitation link."""
     seats = tuple(Seat(seat.name, seat.computer) for seat in request.players)
-    setup = Setup(seats, HouseRules(zero_kismet_counts=request.zero_kismet_counts))
+    return set_up(service, Setup(seats, HouseRules(zero_kismet_counts=request.zero_kismet_counts)))
+
+
+def set_up(service: WebService, setup: Setup) -> NewGame:
+    """A new game of ``setup``: its id, its plain link, one invitation link per person's seat."""
     created = service.tables.create(setup)
     table = created.table
     answer = NewGame(

@@ -13,7 +13,8 @@ from kismet_dice.rules import IllegalAction
 from kismet_dice.session import Setup
 from kismet_dice.web.deps import SeatToken, Service
 from kismet_dice.web.errors import RESPONSES
-from kismet_dice.web.schemas import AgainMessage, Invitation, NewGame, QrRequest
+from kismet_dice.web.routers.games import set_up
+from kismet_dice.web.schemas import AgainMessage, NewGame, QrRequest
 
 router = APIRouter(tags=["games"], responses=RESPONSES)
 
@@ -54,22 +55,8 @@ async def again(table_id: str, service: Service, token: SeatToken = None) -> New
     session = table.session
     if not session.game.is_over:
         raise IllegalAction("a new game with the same players is started once this one is over")
-    created = service.tables.create(Setup(session.seats, session.game.house_rules))
-    new = created.table
-    answer = NewGame(
-        id=new.id,
-        watch_link=f"/games/{new.id}",
-        invitations=[
-            Invitation(seat=seat, name=name, link=f"/games/{new.id}#seat={secret}")
-            for seat, (name, secret) in enumerate(
-                zip(new.session.game.names, created.seat_tokens, strict=True)
-            )
-            if secret is not None
-        ],
-        game=service.view(new),
-    )
+    answer = set_up(service, Setup(session.seats, session.game.house_rules))
     service.hub.publish(table.id, AgainMessage(watch_link=answer.watch_link).model_dump_json())
-    service.follow(new)
     return answer
 
 
