@@ -2,8 +2,9 @@
 and no saved game of one test is offered to another.
 
 The ``storage`` fixture is each store in turn: the SQLite file, then a new database of a
-throwaway PostgreSQL cluster (tests/postgres.py, started once per run when a test needs it).
-A test about the SQLite file alone is marked ``@pytest.mark.sqlite_only``.
+throwaway PostgreSQL cluster (tests/support/postgres.py, started once per run when a test needs
+it), for the tests of the stores and of the session; the others use the SQLite file. A test of
+the stores about the SQLite file alone is marked ``@pytest.mark.sqlite_only``.
 """
 
 from __future__ import annotations
@@ -37,10 +38,22 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "sqlite_only: about the SQLite file itself; runs on SQLite alone")
 
 
+# The tests of the stores themselves, and of the session that keeps games in them, run on both;
+# the terminal game and plain text keep a person's games in the SQLite file, so theirs run there.
+BOTH_STORES = ("tests/storage/", "tests/test_session.py")
+
+
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    if "store_kind" in metafunc.fixturenames:
-        kinds = STORES[:1] if metafunc.definition.get_closest_marker("sqlite_only") else STORES
-        metafunc.parametrize("store_kind", kinds)
+    where = Path(str(metafunc.definition.fspath)).as_posix()
+    if "store_kind" in metafunc.fixturenames and any(part in where for part in BOTH_STORES):
+        sqlite_only = metafunc.definition.get_closest_marker("sqlite_only") is not None
+        metafunc.parametrize("store_kind", STORES[:1] if sqlite_only else STORES)
+
+
+@pytest.fixture
+def store_kind() -> str:
+    """The SQLite file, unless the test is one of those run on both stores (see above)."""
+    return STORES[0]
 
 
 @pytest.fixture(scope="session")

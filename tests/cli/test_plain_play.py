@@ -53,8 +53,12 @@ def test_bad_typing_gets_a_hint_and_the_same_question() -> None:
     with pytest.raises(EndOfInput):
         table.play(humans(Game(["Ann"], rng=ScriptedDice(faces))))
     out = sink.getvalue()
-    assert out.count("Type the positions of the dice to keep") == 3  # 7, abc and ?
-    assert "No box is called 'foo'" in out and "No box is called '99'" in out
+    # Each wrong answer says what was wrong; only '?' gets the general help.
+    assert "There is no die 7: dice are 1 to 5." in out
+    assert "'abc' is not a die: type the positions of the dice to keep" in out
+    assert out.count("Type the positions of the dice to keep") == 1
+    assert "No box's name starts with 'foo'." in out
+    assert "There is no box 99: boxes are numbered 1 to 15." in out
     assert "Straight would score 0. Enter the zero? (y/n)" in out
     assert "Ann enters 16 in Yarborough" in out
 

@@ -24,6 +24,12 @@ def modules(package: str = "kismet_dice") -> dict[str, Path]:
     return {name: path for name, path in found.items() if name == package or name.startswith(package + ".")}
 
 
+def _source(node: ast.ImportFrom, here: str) -> str:
+    """The module a ``from ... import`` names, a relative one resolved against package ``here``."""
+    base = here.rsplit(".", node.level - 1)[0] if node.level else ""
+    return ".".join(part for part in (base, node.module or "") if part)
+
+
 def imported_names(path: Path, name: str) -> set[str]:
     """What a source file imports, relative imports resolved; ``from package import x`` counts as
     importing the package and ``package.x`` (which may be a module)."""
@@ -34,8 +40,7 @@ def imported_names(path: Path, name: str) -> set[str]:
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
-            base = here.rsplit(".", node.level - 1)[0] if node.level else ""
-            source = ".".join(part for part in (base, node.module or "") if part)
+            source = _source(node, here)
             found.add(source)
             found.update(f"{source}.{alias.name}" for alias in node.names)
     return found
@@ -56,8 +61,7 @@ def import_graph(package: str = "kismet_dice") -> dict[str, set[str]]:
             if isinstance(node, ast.Import):
                 targets.update(alias.name for alias in node.names)
             elif isinstance(node, ast.ImportFrom):
-                base = here.rsplit(".", node.level - 1)[0] if node.level else ""
-                source = ".".join(part for part in (base, node.module or "") if part)
+                source = _source(node, here)
                 for alias in node.names:
                     submodule = f"{source}.{alias.name}"
                     targets.add(submodule if submodule in known else source)

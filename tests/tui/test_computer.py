@@ -10,7 +10,7 @@ from textual.widgets import DataTable, Static
 
 from kismet_dice.game import Game, ScriptedDice, SecondKismet
 from kismet_dice.rules import Box
-from kismet_dice.session import Seat, Setup
+from kismet_dice.session import Seat, Setup, narration
 from kismet_dice.storage import Storage
 from kismet_dice.strategy import Advisor, Computer, Level, StrategyTable
 from kismet_dice.strategy.solver import Progress
@@ -39,8 +39,8 @@ async def test_two_people_and_a_computer_with_its_second_kismet(storage: Storage
         assert isinstance(table, TableScreen)
         assert table.session.game.sheet(2)[Box.KISMET] == 80  # the computer played its turn
         assert table.session.game.current_player == 0
-        await pilot.press("space", KEY_OF_BOX[Box.YARBOROUGH])  # Ann
-        await pilot.press("space", KEY_OF_BOX[Box.YARBOROUGH])  # Bob
+        await pilot.press("space", KEY_OF_BOX[Box.YARBOROUGH], KEY_OF_BOX[Box.YARBOROUGH])  # Ann
+        await pilot.press("space", KEY_OF_BOX[Box.YARBOROUGH], KEY_OF_BOX[Box.YARBOROUGH])  # Bob
         await pilot.pause()
         assert isinstance(app.screen, NoticeScreen)
         text = str(app.screen.query_one("#notice").render())
@@ -74,7 +74,7 @@ async def test_advice_warns_marks_the_game_assisted_and_plays_the_best_option(
     app = KismetApp(storage, computer=Computer(table=kismet_table), rng=ScriptedDice([6]), pace=0)
     async with app.run_test(size=(100, 30)) as pilot:
         assert isinstance(app.screen, StartScreen)
-        await pilot.press("enter")  # resume the offered game
+        await pilot.press("shift+tab", "enter")  # resume the offered game
         table = app.screen
         assert isinstance(table, TableScreen)
         await pilot.press("h")
@@ -95,10 +95,11 @@ async def test_advice_warns_marks_the_game_assisted_and_plays_the_best_option(
         await pilot.press("enter")  # plays it: the one die rolled is a six
         await pilot.pause()
         assert table.session.game.dice == (6, 6, 6, 6, 6)
-        await pilot.press(KEY_OF_BOX[Box.KISMET])
+        await pilot.press(KEY_OF_BOX[Box.KISMET], KEY_OF_BOX[Box.KISMET])
         await pilot.pause()
-        # An assisted game asks nobody for a Hall of Fame name.
+        # An assisted game asks nobody for a Hall of Fame name, and its end screen says why.
         assert isinstance(app.screen, EndScreen)
+        assert str(app.screen.query_one("#assisted", Static).render()) == narration.ASSISTED
         await app.workers.wait_for_complete()
         await pilot.pause()
         text = str(app.screen.query_one("#proficiency", Static).render())

@@ -23,7 +23,7 @@ async def test_quit_and_resume_restore_the_same_state(storage: Storage) -> None:
     app = KismetApp(storage, rng=ScriptedDice(faces), pace=0)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("enter", "enter")  # start; close the roll-off
-        await pilot.press("space", KEY_OF_BOX[Box.FULL_HOUSE])  # Ann: 16 + 15
+        await pilot.press("space", KEY_OF_BOX[Box.FULL_HOUSE], KEY_OF_BOX[Box.FULL_HOUSE])  # Ann: 16 + 15
         await pilot.press("space", "1", "2")  # Bob rolls and means to keep two dice
         assert isinstance(app.screen, TableScreen)
         before = app.screen.session.game.to_json()
@@ -36,7 +36,7 @@ async def test_quit_and_resume_restore_the_same_state(storage: Storage) -> None:
     async with again.run_test(size=(100, 30)) as pilot:
         assert isinstance(again.screen, StartScreen)
         assert again.screen.query_one(OptionList).option_count == 1
-        await pilot.press("enter")  # the unfinished game is offered first
+        await pilot.press("shift+tab", "enter")  # the unfinished game is one shift+tab away
         table = again.screen
         assert isinstance(table, TableScreen)
         assert table.session.game.to_json() == before

@@ -6,7 +6,7 @@ from textual.widgets import Input, RichLog
 
 from kismet_dice.game import Rolled, ScriptedDice, SecondKismet
 from kismet_dice.rules import Box
-from kismet_dice.session import Seat, Setup, narration
+from kismet_dice.session import Preferences, Seat, Setup, narration
 from kismet_dice.storage import Storage
 from kismet_dice.tui import KismetApp
 from kismet_dice.tui.app import SETUP_KEY
@@ -54,7 +54,7 @@ async def test_a_whole_solo_game_by_key_presses(storage: Storage) -> None:
                     await pilot.press(str(position + 1))
                 await pilot.press("r")
             assert table_of(app).session.game.dice == tuple(rolls[-1])
-            await pilot.press(KEY_OF_BOX[box])
+            await pilot.press(KEY_OF_BOX[box], KEY_OF_BOX[box])
             await pilot.pause()
             if box is not Box.KISMET:
                 assert table_of(app).session.game.sheet(0)[box] == points
@@ -103,16 +103,36 @@ async def test_clicking_a_die_holds_it_and_clicking_a_box_twice_scores(storage: 
         assert table_of(app).hold == {0, 1}
         await pilot.press("space")
         assert table_of(app).session.game.dice == (6, 6, 6, 6, 6)
-        sheet = app.screen.query_one(SheetView)
-        sheet.point_at(Box.SIXES)
-        await pilot.pause()
         row = Box.SIXES.value  # row 0 is the header
+        await pilot.click(SheetView, offset=(5, row))
+        # The first click chooses the box and says what it would score; nothing is entered.
+        assert table_of(app).chosen is Box.SIXES
+        assert table_of(app).session.game.sheet(0)[Box.SIXES] is None
+        assert "Chosen: Sixes, 30 points." in str(app.screen.query_one("#choice").render())
         await pilot.click(SheetView, offset=(5, row))
         assert table_of(app).session.game.sheet(0)[Box.SIXES] == 30
 
 
-async def test_a_box_that_would_score_zero_asks_first(storage: Storage) -> None:
+async def test_a_zero_is_warned_of_when_chosen_and_entered_only_by_the_second_press(storage: Storage) -> None:
     app = make_app(storage, [1, 1, 2, 3, 4, 6])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter", "space", KEY_OF_BOX[Box.KISMET])
+        table = table_of(app)
+        assert table.chosen is Box.KISMET and table.session.game.sheet(0)[Box.KISMET] is None
+        choice = str(app.screen.query_one("#choice").render())
+        assert "Kismet would score 0: entering it puts a 0 there for good." in choice
+        await pilot.press("escape")  # drops the choice
+        assert table.chosen is None and not app.screen.query_one("#choice").display
+        await pilot.press(KEY_OF_BOX[Box.KISMET], KEY_OF_BOX[Box.FOURS])  # another box changes the choice
+        assert table.chosen is Box.FOURS and table.session.game.sheet(0)[Box.FOURS] is None
+        await pilot.press(KEY_OF_BOX[Box.KISMET], "enter")  # chosen, then entered by enter
+        assert table.session.game.sheet(0)[Box.KISMET] == 0
+        assert table.chosen is None
+
+
+async def test_enter_at_once_enters_by_one_key_and_still_confirms_a_zero(storage: Storage) -> None:
+    Preferences(enter_at_once=True).save(storage.settings)
+    app = make_app(storage, [1, 1, 2, 3, 4, 6, 1, 2, 3, 4, 6])
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("enter", "space", KEY_OF_BOX[Box.KISMET])
         assert isinstance(app.screen, ConfirmScreen)
@@ -121,6 +141,8 @@ async def test_a_box_that_would_score_zero_asks_first(storage: Storage) -> None:
         await pilot.press(KEY_OF_BOX[Box.KISMET], "y")
         assert isinstance(app.screen, TableScreen)
         assert table_of(app).session.game.sheet(0)[Box.KISMET] == 0
+        await pilot.press("space", KEY_OF_BOX[Box.ONES])  # one key enters a box that scores
+        assert table_of(app).session.game.sheet(0)[Box.ONES] == 1
 
 
 async def test_second_kismet_is_announced_and_moves_the_lead(storage: Storage) -> None:
@@ -130,10 +152,10 @@ async def test_second_kismet_is_announced_and_moves_the_lead(storage: Storage) -
         await pilot.press("enter")
         assert isinstance(app.screen, RollOffScreen)
         await pilot.press("enter")
-        await pilot.press("space", KEY_OF_BOX[Box.KISMET])  # Ann
-        await pilot.press("space", KEY_OF_BOX[Box.YARBOROUGH])  # Bob
-        await pilot.press("space", KEY_OF_BOX[Box.YARBOROUGH])  # Cid
-        await pilot.press("space", KEY_OF_BOX[Box.FIVES])  # Ann: second Kismet
+        await pilot.press("space", KEY_OF_BOX[Box.KISMET], KEY_OF_BOX[Box.KISMET])  # Ann
+        await pilot.press("space", KEY_OF_BOX[Box.YARBOROUGH], KEY_OF_BOX[Box.YARBOROUGH])  # Bob
+        await pilot.press("space", KEY_OF_BOX[Box.YARBOROUGH], KEY_OF_BOX[Box.YARBOROUGH])  # Cid
+        await pilot.press("space", KEY_OF_BOX[Box.FIVES], KEY_OF_BOX[Box.FIVES])  # Ann: second Kismet
         assert isinstance(app.screen, NoticeScreen)
         text = str(app.screen.query_one("#notice").render())
         assert "Second Kismet! Ann rolled five of a kind" in text

@@ -333,7 +333,10 @@ def test_every_api_endpoint_is_in_the_openapi_schema_with_its_answers(web: TestC
     assert len(operations) >= 9
     for path, method, operation in operations:
         success = next(status for status in operation["responses"] if status.startswith("2"))
-        assert "schema" in operation["responses"][success]["content"]["application/json"], (path, method)
+        content = operation["responses"][success]["content"]
+        if "image/svg+xml" in content:  # the QR code of a link is a picture
+            continue
+        assert "schema" in content["application/json"], (path, method)
         if "{table_id}" in path:
             assert operation["responses"]["404"]["content"]["application/json"]["schema"] == {
                 "$ref": "#/components/schemas/ErrorBody"
@@ -349,8 +352,46 @@ def test_the_schema_states_the_real_limits(web: TestClient) -> None:
     limits = web.get("/api/limits").json()
     assert limits["max_seats"] == 6 and limits["max_name_length"] == 24
     assert limits["levels"] == ["easy", "medium", "hard"] and len(limits["boxes"]) == 15
+    # The rate limits and expiry a server keeps are stated too, and a 429 where a rate applies.
+    assert {"new_games", "actions", "expire_days"} <= set(schemas["LimitsView"]["properties"])
+    assert limits["new_games"] == {"count": 10, "seconds": 60.0} and limits["expire_days"] == 30
+    new_game_answers = web.get("/openapi.json").json()["paths"]["/api/games"]["post"]["responses"]
+    assert "Retry-After" in new_game_answers["429"]["headers"]
 
 
 def test_no_page_of_the_server_loads_a_script_from_elsewhere(web: TestClient) -> None:
     assert web.get("/docs").status_code == 404
     assert "http" not in web.get("/").text.replace("http-equiv", "")
+
+
+def test_a_link_is_drawn_as_an_svg_qr_code_and_nothing_else_is(web: TestClient) -> None:
+    drawn = web.post("/api/qr", json={"link": "http://127.0.0.1:8000/games/abc#seat=xyz"})
+    assert drawn.status_code == 200
+    assert drawn.headers["content-type"].startswith("image/svg+xml")
+    assert drawn.text.startswith("<svg") and "<script" not in drawn.text and "style=" not in drawn.text
+    assert web.post("/api/qr", json={"link": "javascript:alert(1)"}).status_code in (400, 409, 422)
+
+
+def test_the_rules_and_the_help_are_pages_rendered_on_the_server(web: TestClient) -> None:
+    rules = web.get("/rules")
+    assert '<article class="rules"><h1>' in rules.text and "Loading…" not in rules.text
+    assert "<title>How to play · Kismet</title>" in web.get("/help").text
+    assert web.get("/api/rules.html").json()["text"].startswith("<h1>")
+
+
+def test_a_finished_game_starts_again_with_the_same_players_and_new_links(web: TestClient) -> None:
+    created = new_game(web, "Ann", "Bob")
+    ann, _ = seat_tokens(created)
+    refused(web.post(f"/api/games/{created['id']}/again", headers=seat(ann)), 409, "once this one is over")
+
+
+def test_a_seat_that_says_hello_is_shown_connected_and_a_wrong_token_is_refused(web: TestClient) -> None:
+    created = new_game(web, "Ann", "Bob")
+    _, bob = seat_tokens(created)
+    with web.websocket_connect(f"/api/games/{created['id']}/live") as page:
+        assert page.receive_json()["game"]["connected"] == []
+        page.send_json({"type": "hello", "token": "not a token"})
+        assert page.receive_json()["type"] == "error"
+        page.send_json({"type": "hello", "token": bob})
+        assert page.receive_json() == {"type": "presence", "connected": [1]}
+        assert state(web, created["id"])["connected"] == [1]

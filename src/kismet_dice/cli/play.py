@@ -10,15 +10,18 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+import time
 from collections.abc import Sequence
 from typing import Any, TextIO
 
+from kismet_dice.cli.answers import BOX_HINT, WrongAnswer, read_box, read_keep
 from kismet_dice.cli.errors import UserError
 from kismet_dice.cli.saving import open_storage, warn
 from kismet_dice.game import DiceSource, Game, HouseRules, Score, Scored, check_name
 from kismet_dice.rules import Box, IllegalAction, Sheet, describe
 from kismet_dice.session import (
     COMPUTER_PACE,
+    Preferences,
     Seat,
     Session,
     Setup,
@@ -37,7 +40,8 @@ KEEP_HINT = (
     "Enter to roll all five, 's' to score, 'sheet' for the sheets or 'hint' for advice."
 )
 ADVICE_SHOWN = 8
-BOX_HINT = "Type a box's number (1-15) or its name, like '9' or 'straight' ('hint' for advice)."
+SAVED_ON_INTERRUPT = "The game is saved: run kismet play to resume it."
+NOTHING_TO_RESUME = "Stopped before the first roll: nothing to resume."
 
 
 class EndOfInput(Exception):
@@ -55,9 +59,9 @@ def register(subparsers: Any) -> None:
     play.add_argument(
         "--pace",
         type=float,
-        default=COMPUTER_PACE,
+        default=None,
         metavar="SECONDS",
-        help=f"pause between a computer player's actions in the terminal game (default {COMPUTER_PACE})",
+        help=f"pause between a computer player's actions (default: the settings', else {COMPUTER_PACE})",
     )
     play.add_argument(
         "--zero-kismet-counts",
@@ -75,11 +79,17 @@ def register(subparsers: Any) -> None:
 
 def run_play(options: argparse.Namespace) -> int:
     rng = random.Random(options.seed) if options.seed is not None else None
+    if options.pace is not None and not options.pace >= 0:
+        raise UserError("--pace is a number of seconds, 0 or more")
     if not options.plain:
         return run_terminal_game(rng, options.pace)
     house_rules = HouseRules(zero_kismet_counts=options.zero_kismet_counts)
     storage = open_storage()
-    table = PlainTable(sys.stdin, sys.stdout, computer=Computer())
+    preferences = Preferences.load(storage.settings)
+    pace = preferences.pace if options.pace is None else options.pace
+    table = PlainTable(
+        sys.stdin, sys.stdout, computer=Computer(), default_name=preferences.default_name, pace=pace
+    )
     session: Session | None = None
     try:
         # Names on the command line mean a new game; without them, unfinished games are offered.
@@ -91,8 +101,15 @@ def run_play(options: argparse.Namespace) -> int:
         table.enter_hall_of_fame(session)
     except EndOfInput:
         table.say("\nInput ended; the game stops here.")
-        if session is not None and session.version and session.keeper.problem is None:
+        if _saved(session):
             table.say("It is saved: run kismet play again to resume it.")
+    except KeyboardInterrupt:
+        # Every action is saved as it happens: say so in one line, with no traceback.
+        table.say()
+        table.say(
+            SAVED_ON_INTERRUPT if _saved(session) else "Stopped before the first roll: nothing to resume."
+        )
+        return 130
     except (StorageError, IllegalAction) as error:
         raise UserError(str(error)) from None
     finally:
@@ -100,12 +117,15 @@ def run_play(options: argparse.Namespace) -> int:
     return 0
 
 
-def run_terminal_game(rng: DiceSource | None, pace: float) -> int:
-    """The full-screen game; the storage is opened first so a problem with it is one line."""
+def _saved(session: Session | None) -> bool:
+    return session is not None and session.version > 0 and session.keeper.problem is None
+
+
+def run_terminal_game(rng: DiceSource | None, pace: float | None) -> int:
+    """The full-screen game (``pace`` ``None``: the settings'); the storage is opened first so a
+    problem with it is one line."""
     from kismet_dice.tui import KismetApp
 
-    if pace < 0:
-        raise UserError("--pace is a number of seconds, 0 or more")
     storage = open_storage()
     try:
         KismetApp(storage, computer=Computer(), rng=rng, pace=pace).run()
@@ -131,12 +151,24 @@ class PlainTable:
     """A game of Kismet read from one text stream and written to another.
 
     ``computer`` plays computer seats and gives advice; without it, only people play.
+    ``default_name`` is the one player's name when Enter is pressed for the players; ``pace`` is
+    the pause in seconds between a computer player's actions.
     """
 
-    def __init__(self, source: TextIO, sink: TextIO, computer: Computer | None = None) -> None:
+    def __init__(
+        self,
+        source: TextIO,
+        sink: TextIO,
+        computer: Computer | None = None,
+        *,
+        default_name: str = "Player 1",
+        pace: float = 0.0,
+    ) -> None:
         self._source = source
         self._sink = sink
         self._computer = computer
+        self._default_name = default_name
+        self._pace = pace
         self._warned = False
 
     # --- talking ----------------------------------------------------------------------
@@ -156,9 +188,9 @@ class PlainTable:
         while True:
             answer = self.ask(
                 "Players' names in seating order, separated by commas; NAME=easy, =medium or =hard "
-                "for a computer player (Enter for one player): "
+                f"for a computer player (Enter for one player, {self._default_name}): "
             )
-            words = [part.strip() for part in answer.split(",")] if answer else ["Player 1"]
+            words = [part.strip() for part in answer.split(",")] if answer else [self._default_name]
             try:
                 return Setup(parse_seats(words)).checked().seats
             except IllegalAction as error:
@@ -229,6 +261,8 @@ class PlainTable:
         """The computer plays a whole turn, each roll and the entry told as it happens."""
         self._turn_heading(session)
         while True:
+            if self._pace:
+                time.sleep(self._pace)  # slow enough for a person to follow
             told = session.computer_step()
             self._after_action(session)
             self.tell(told)
@@ -277,14 +311,14 @@ class PlainTable:
             if lowered in ("h", "hint", "advice"):
                 self.advise(session, seat)
                 continue
-            hold = parse_positions(answer)
-            if hold is None:
-                self.say(KEEP_HINT)
-                continue
             try:
+                hold = read_keep(answer)
                 told = session.roll(seat, hold)
+            except WrongAnswer as error:
+                self.say(str(error))
+                continue
             except IllegalAction as error:
-                self.say(f"{error}. {KEEP_HINT}")
+                self.say(f"{str(error)[:1].upper()}{str(error)[1:]}.")
                 continue
             self._after_action(session)
             self.tell(told)
@@ -304,9 +338,9 @@ class PlainTable:
                 self.advise(session, seat)
                 continue
             try:
-                box = Box.parse(answer)
-            except IllegalAction:
-                self.say(f"No box is called {answer!r}. {BOX_HINT}")
+                box = read_box(answer)
+            except WrongAnswer as error:
+                self.say(str(error))
                 continue
             if box not in options:
                 self.say(f"{box.label} is already filled. {BOX_HINT}")
@@ -351,16 +385,31 @@ class PlainTable:
             warn(f"skipping {broken.reason}")
         if not listing.games:
             return None
-        self.say("Unfinished games:")
-        for number, saved in enumerate(listing.games, 1):
-            self.say(f"  {number}. {saved.describe()}; saved {saved.saved.astimezone():%Y-%m-%d %H:%M}")
-        count = len(listing.games)
-        while True:
-            answer = self.ask(f"Resume which game? (1-{count}, or Enter for a new game) ")
-            if answer.lower() in ("", "n", "new"):
+        games = list(listing.games)
+        while games:
+            self.say("Unfinished games:")
+            for number, saved in enumerate(games, 1):
+                self.say(f"  {number}. {saved.describe()}; saved {saved.saved.astimezone():%Y-%m-%d %H:%M}")
+            count = len(games)
+            answer = self.ask(
+                f"Resume which game? (1-{count}; d and a number discards one; Enter for a new game) "
+            )
+            lowered = answer.lower()
+            if lowered in ("", "n", "new"):
                 return None
+            words = lowered.replace("discard", "d").split()
+            if words and words[0] == "d":
+                if len(words) != 2 or not words[1].isdigit() or not 1 <= int(words[1]) <= count:
+                    self.say(f"Type d and a game's number from 1 to {count}, like 'd 1'.")
+                    continue
+                doomed = games[int(words[1]) - 1]
+                if self.confirm(f"Discard game {words[1]} ({doomed.describe()}) for good? (y/n) "):
+                    storage.games.discard(doomed.id)
+                    games.remove(doomed)
+                    self.say(f"Discarded game {words[1]}.")
+                continue
             if answer.isdigit() and 1 <= int(answer) <= count:
-                chosen = listing.games[int(answer) - 1]
+                chosen = games[int(answer) - 1]
                 try:
                     self.prepare_computer(Level.HARD in seat_levels(chosen))
                     session = resume(storage, chosen.id, computer=self._computer_player, rng=rng)
@@ -369,7 +418,10 @@ class PlainTable:
                     continue
                 self.say(f"Resuming: {chosen.describe()}.")
                 return session
-            self.say(f"Type a number from 1 to {count}, or press Enter for a new game.")
+            self.say(
+                f"Type a number from 1 to {count}, d and a number to discard one, or Enter for a new game."
+            )
+        return None
 
     def enter_hall_of_fame(self, session: Session) -> None:
         """Ask each person whose total qualifies for a name, best total first, and enter it.

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from kismet_dice.cli import serve_guard
 from kismet_dice.cli.errors import UserError
 from kismet_dice.session import COMPUTER_PACE
+
+if TYPE_CHECKING:
+    from kismet_dice.web.guard import Protections
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
@@ -34,6 +38,14 @@ def register(subparsers: Any) -> None:
         help="serve from a site's PostgreSQL database, postgresql://... (default $KISMET_DATABASE_URL, "
         "else this machine's file, which one server at a time may use)",
     )
+    serve.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="serve from N processes on one port (PostgreSQL only; default 1)",
+    )
+    serve_guard.register(serve)
     serve.set_defaults(run=run_serve)
 
 
@@ -42,6 +54,9 @@ def run_serve(options: argparse.Namespace) -> int:
         raise UserError(f"a port is 1 to 65535, not {options.port}")
     if options.pace is not None and not 0 <= options.pace <= 60:
         raise UserError(f"a pace is 0 to 60 seconds, not {options.pace}")
+    if not 1 <= options.workers <= 64:
+        raise UserError(f"workers are 1 to 64 processes, not {options.workers}")
+    protections = serve_guard.protections(options)
     # Imported here so the other commands start without loading the web stack.
     import uvicorn
 
@@ -59,12 +74,43 @@ def run_serve(options: argparse.Namespace) -> int:
             lock = storage.lock_for_serving()
     except StorageError as error:
         raise UserError(str(error)) from None
-    app = create_app(database=options.database, pace=COMPUTER_PACE if options.pace is None else options.pace)
+    pace = COMPUTER_PACE if options.pace is None else options.pace
+    if options.workers > 1 and lock is not None:
+        lock.release()
+        raise UserError("--workers needs a PostgreSQL database (--database): SQLite is for one process")
     print(f"Kismet is served at http://{options.host}:{options.port}/ (Ctrl+C stops it)", flush=True)
+    # A UTF-8 character takes at most four bytes; larger frames are refused by the server itself.
+    where = {
+        "host": options.host,
+        "port": options.port,
+        "ws_max_size": 4 * MAX_MESSAGE_CHARACTERS,
+        **serve_guard.uvicorn_options(options, protections),
+    }
     try:
-        # A UTF-8 character takes at most four bytes; larger frames are refused by the server itself.
-        uvicorn.run(app, host=options.host, port=options.port, ws_max_size=4 * MAX_MESSAGE_CHARACTERS)
+        if options.workers > 1:
+            _serve_workers(options.workers, options.database, pace, protections, where)
+        else:
+            app = create_app(database=options.database, pace=pace, protections=protections)
+            uvicorn.run(app, **where)
     finally:
         if lock is not None:
             lock.release()
     return 0
+
+
+def _serve_workers(
+    workers: int, database: str | None, pace: float, protections: Protections, where: dict[str, Any]
+) -> None:
+    """N worker processes on one port: each makes its app from the environment set here."""
+    import os
+
+    import uvicorn
+
+    from kismet_dice.storage import DATABASE_VARIABLE
+    from kismet_dice.web.app import PACE_VARIABLE, PROTECTIONS_VARIABLE
+
+    if database is not None:
+        os.environ[DATABASE_VARIABLE] = database
+    os.environ[PACE_VARIABLE] = repr(pace)
+    os.environ[PROTECTIONS_VARIABLE] = protections.to_json()
+    uvicorn.run("kismet_dice.web.app:app_from_environment", factory=True, workers=workers, **where)

@@ -11,6 +11,7 @@ and no SQL of their own.
 from kismet_dice.session import narration
 from kismet_dice.session.keeping import Keeper, Policy, Stale, StoreKeeper, Unkept, Unsaved
 from kismet_dice.session.narration import Told
+from kismet_dice.session.preferences import Preferences
 from kismet_dice.session.seats import COMPUTER_PACE, LIMITS, MAX_SEATS, BadSetup, Limits, Seat, Setup
 from kismet_dice.session.table import (
     BadName,
@@ -35,6 +36,7 @@ __all__ = [
     "NotYourTurn",
     "Players",
     "Policy",
+    "Preferences",
     "Seat",
     "Session",
     "Setup",

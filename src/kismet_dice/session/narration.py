@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from kismet_dice.game import Event, Game, Rolled, RollOff, Scored, SecondKismet
-from kismet_dice.rules import Box, Dice, Sheet, describe, score
+from kismet_dice.rules import Box, Dice, Sheet, bonus, describe, score
 from kismet_dice.strategy import Decision, Option, Proficiency
 
 COSTLIEST = 3
@@ -118,7 +118,8 @@ def story(game: Game, start: int = 0) -> tuple[Told, ...]:
     """The sentences of the events of ``game``'s history from ``start`` on.
 
     A one-player game tells no roll-off. Each entry's total is the one after it, so the
-    sheets are followed from the start of the game.
+    sheets are followed from the start of the game; only the events from ``start`` on are put
+    in words (the server tells a few new events of a long game after every action).
     """
     names = game.names
     history = game.history
@@ -126,20 +127,24 @@ def story(game: Game, start: int = 0) -> tuple[Told, ...]:
     last_roll_off = max((i for i, event in enumerate(history) if isinstance(event, RollOff)), default=-1)
     told: list[Told] = []
     for index, event in enumerate(history):
+        telling = index >= start
         text = ""
         if isinstance(event, RollOff):
-            if len(names) > 1:
+            if len(names) > 1 and telling:
                 text = roll_off(names, event, last=index == last_roll_off)
         elif isinstance(event, Rolled):
-            text = rolled(names, event)
+            if telling:
+                text = rolled(names, event)
         elif isinstance(event, Scored):
             sheets[event.seat] = sheets[event.seat].with_entry(event.box, event.points)
-            text = scored(names, event, sheets[event.seat].total)
+            if telling:
+                text = scored(names, event, sheets[event.seat].total)
         else:
             for penalty in event.penalties:
                 sheets[penalty.seat] = sheets[penalty.seat].with_entry(penalty.box, 0)
-            text = second_kismet(names, event)
-        if index >= start and text:
+            if telling:
+                text = second_kismet(names, event)
+        if text:
             told.append(Told(index, event, text))
     return tuple(told)
 
@@ -170,6 +175,27 @@ def turn_heading(game: Game, who: str) -> str:
     seat = game.current_player
     assert seat is not None
     return f"Round {game.round}: {who}'s turn ({game.total(seat)} points so far)."
+
+
+def bonus_needed(sheet: Sheet) -> str | None:
+    """What the Basic section still needs for its next bonus, in words; ``None`` once it is full.
+
+    >>> from kismet_dice.rules import Box
+    >>> bonus_needed(Sheet().with_entry(Box.TWOS, 6).with_entry(Box.THREES, 6))
+    '51 more for a 35 bonus'
+    >>> bonus_needed(Sheet().with_entry(Box.SIXES, 30).with_entry(Box.FIVES, 25).with_entry(Box.FOURS, 16))
+    '7 more for a 75 bonus (55 reached)'
+    >>> bonus_needed(Sheet().with_entry(Box.SIXES, 30).with_entry(Box.FIVES, 25).with_entry(Box.FOURS, 24))
+    'the top bonus, 75, is reached'
+    """
+    if sheet.basic_complete:
+        return None
+    needed = sheet.points_to_next_bonus
+    if needed is None:
+        return f"the top bonus, {bonus(sheet.basic_total)}, is reached"
+    reached = bonus(sheet.basic_total)
+    tier = bonus(sheet.basic_total + needed)
+    return f"{needed} more for a {tier} bonus" + (f" ({reached} reached)" if reached else "")
 
 
 # --- advice and the review ------------------------------------------------------------------

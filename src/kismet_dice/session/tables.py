@@ -18,6 +18,7 @@ import secrets
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import TypeVar
 
@@ -70,6 +71,11 @@ class Table:
     @property
     def version(self) -> int:
         return self.session.version
+
+    @property
+    def saved_id(self) -> int:
+        """The id of its saved game in the store."""
+        return _saved_id(self)
 
     def seat_of(self, token: str | None) -> int:
         """The seat whose token this is (never a computer's: its kept digest is empty)."""
@@ -163,6 +169,7 @@ class Tables:
         self._dice: DiceSource = dice if dice is not None else secrets.SystemRandom()
         self._changed = changed or (lambda change: None)
         self._open: dict[str, Table] = {}
+        self._by_saved: dict[int, str] = {}
 
     def listen(self, changed: Callable[[Change], None]) -> None:
         self._changed = changed
@@ -186,6 +193,7 @@ class Tables:
             table_id, Session(session.game, session.seats, computer=self._players, keeper=keeper), digests
         )
         self._open[table_id] = table
+        self._by_saved[saved.id] = table_id
         return NewTable(table, tokens)
 
     def get(self, table_id: str) -> Table:
@@ -223,7 +231,29 @@ class Tables:
         )
         table = Table(table_id, session, digests)
         self._open[table_id] = table
+        self._by_saved[saved_id] = table_id
         return table
+
+    def table_of(self, saved_id: int) -> str | None:
+        """The id of the table held in memory whose saved game is ``saved_id``, if there is one."""
+        return self._by_saved.get(saved_id)
+
+    def with_computers(self) -> tuple[tuple[str, int, int], ...]:
+        """``(table id, saved game id, version)`` of every unfinished table with a computer seat."""
+        try:
+            return self._stores.get().tables.with_computers()
+        except StorageError as error:
+            raise Unsaved(error.public) from None
+
+    def stored_version(self, table_id: str) -> int | None:
+        """The stored version of a table held in memory (``None`` if none is held), without loading it."""
+        table = self._open.get(table_id)
+        if table is None:
+            return None
+        try:
+            return self._stores.get().games.version(_saved_id(table))
+        except (StorageError, SavedGameError):
+            return None
 
     def unfinished(self) -> tuple[str, ...]:
         """The ids of the tables whose game is not over (their computers may have a turn to play)."""
@@ -231,6 +261,17 @@ class Tables:
             return self._stores.get().tables.unfinished()
         except StorageError as error:
             raise Unsaved(error.public) from None
+
+    def expire(self, before: datetime) -> int:
+        """Delete the unfinished games last saved before ``before``; how many there were."""
+        try:
+            count = self._stores.get().tables.expire(before)
+        except StorageError as error:
+            raise Unsaved(error.public) from None
+        if count:
+            # The copies in memory are only a shortcut: an expired game is then "no such game".
+            self._open.clear()
+        return count
 
     def hall(self) -> tuple[HallEntry, ...]:
         try:
@@ -240,16 +281,20 @@ class Tables:
 
     # --- changes ----------------------------------------------------------------------
 
-    def _change(self, table_id: str, work: Callable[[Table], T]) -> tuple[Table, T, int]:
+    def _change(
+        self, table_id: str, work: Callable[[Table], T], retries: int = RETRIES
+    ) -> tuple[Table, T, int]:
         """Run ``work`` on the table as the store has it; if the store moved on meanwhile, take it
         again on the newer game (by the rules, which may now refuse it)."""
-        for _ in range(RETRIES):
+        for _ in range(retries):
             table = self.get(table_id)
             before = table.version
             try:
                 return table, work(table), before
             except Stale:
                 self._open.pop(table_id, None)
+                if retries == 1:
+                    raise
         raise Unsaved("the game is changing too fast to keep this change; try again")
 
     def act(self, table_id: str, token: str | None, action: Action) -> Change:
@@ -260,8 +305,13 @@ class Tables:
         return self._tell(Change(table, before, told))
 
     def computer_step(self, table_id: str) -> Change:
-        """One action of the computer player whose turn it is."""
-        table, told, before = self._change(table_id, lambda table: table.session.computer_step())
+        """One action of the computer player whose turn it is.
+
+        Never taken again on a newer game: a game that moved on meanwhile was moved by someone
+        else (another process playing this computer, say), so :class:`Stale` is raised and the
+        caller looks at the game afresh before playing on.
+        """
+        table, told, before = self._change(table_id, lambda table: table.session.computer_step(), retries=1)
         return self._tell(Change(table, before, told))
 
     def advise(self, table_id: str, token: str | None, advisor: Advisor) -> tuple[Change, tuple[Option, ...]]:

@@ -30,9 +30,11 @@ from kismet_dice.storage.database import (
     FILE_NAME,
     HOME_VARIABLE,
     SCHEMA_VERSION,
+    Claims,
     Connection,
     Database,
     Listener,
+    LocalClaims,
     MovedAside,
     ServeLock,
     SQLiteDatabase,
@@ -107,11 +109,20 @@ class Storage:
         PostgreSQL, where any number of servers share the store."""
         return self.database.lock_for_serving()
 
-    def listen(self, callback: Callable[[int, int], None]) -> Listener:
+    def listen(
+        self, callback: Callable[[int, int], None], listening: Callable[[], None] | None = None
+    ) -> Listener:
         """Call ``callback(game_id, version)``, from a thread, whenever any process commits a write
-        of a saved game; stop it with :meth:`Listener.stop`. PostgreSQL only (:attr:`shared`):
+        of a saved game, and ``listening()`` each time listening (re)starts (what came before may
+        not have been told); stop it with :meth:`Listener.stop`. PostgreSQL only (:attr:`shared`):
         on SQLite it raises :class:`StorageError`."""
-        return self.database.listen(callback)
+        return self.database.listen(callback, listening)
+
+    def claims(self) -> Claims:
+        """This process's claims on games, so that one process at a time plays a game's computer
+        seats; a process that ends (even killed) drops its claims. On SQLite (one server process)
+        every claim is granted."""
+        return self.database.claims()
 
     @property
     def shared(self) -> bool:
@@ -156,12 +167,14 @@ __all__ = [
     "HOME_VARIABLE",
     "SCHEMA_VERSION",
     "WEB_OWNER",
+    "Claims",
     "Connection",
     "Database",
     "HallAnswer",
     "HallEntry",
     "HallOfFame",
     "Listener",
+    "LocalClaims",
     "MovedAside",
     "NotEligible",
     "SQLiteDatabase",

@@ -372,6 +372,43 @@ class Listener(ABC):
         """Stop listening and wait for the thread to end."""
 
 
+class Claims(ABC):
+    """Which games this process plays the computer seats of: one process at a time per game.
+
+    A claim lasts until :meth:`release`, :meth:`close`, or the end of the process (a killed
+    process's claims are dropped, so another process may take its games over).
+    """
+
+    @abstractmethod
+    def claim(self, game_id: int) -> bool:
+        """Whether this process holds saved game ``game_id``'s claim now (taking it if it is free)."""
+
+    @abstractmethod
+    def release(self, game_id: int) -> None:
+        """Give the claim back (nothing if this process does not hold it)."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Give every claim back."""
+
+
+class LocalClaims(Claims):
+    """Claims where one process uses the store (SQLite): every claim is this process's."""
+
+    def __init__(self) -> None:
+        self.held: set[int] = set()
+
+    def claim(self, game_id: int) -> bool:
+        self.held.add(game_id)
+        return True
+
+    def release(self, game_id: int) -> None:
+        self.held.discard(game_id)
+
+    def close(self) -> None:
+        self.held.clear()
+
+
 class Database(ABC):
     """An open database, already at :data:`SCHEMA_VERSION`: :meth:`read`, :meth:`write`, :meth:`close`.
 
@@ -409,8 +446,16 @@ class Database(ABC):
         """Claim the store for one server process; ``None`` where several may share it."""
         return None
 
-    def listen(self, callback: Callable[[int, int], None]) -> Listener:
-        """Call ``callback(game_id, version)`` for each save committed by any process, from a thread."""
+    def claims(self) -> Claims:
+        """This process's claims on games, to play their computer seats once (:class:`Claims`)."""
+        return LocalClaims()
+
+    def listen(
+        self, callback: Callable[[int, int], None], listening: Callable[[], None] | None = None
+    ) -> Listener:
+        """Call ``callback(game_id, version)`` for each save committed by any process, from a thread,
+        and ``listening()`` each time it (re)starts listening: what was committed before may not
+        have been told."""
         raise StorageError(
             f"{self.where} has one server process: there is no other to listen to",
             public="the game store tells no other process of its changes",

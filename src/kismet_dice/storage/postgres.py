@@ -29,6 +29,7 @@ from typing import Any, TypeVar
 from kismet_dice.storage.database import (
     BUSY_SECONDS,
     SCHEMA_VERSION,
+    Claims,
     Connection,
     Cursor,
     Database,
@@ -57,6 +58,9 @@ CHANNEL = "kismet_games"
 POOL_SIZE = 10
 # The advisory lock key held while migrating ("kismet" in ASCII): any 64-bit number of our own.
 MIGRATION_LOCK = 0x6B69736D6574
+# The first key of the advisory locks that claim a game's computer seats ("kd"); the second is the
+# saved game's id.
+CLAIM_LOCKS = 0x6B64
 # How often a transaction aborted by the server (deadlock, serialization failure) is run again.
 RETRIES = 5
 CONNECT_SECONDS = 10
@@ -200,14 +204,22 @@ class PostgresDatabase(Database):
                     time.sleep(0.01 * (attempt + 1))
             raise AssertionError("unreachable")  # pragma: no cover
 
-    def listen(self, callback: Callable[[int, int], None]) -> Listener:
+    def listen(
+        self, callback: Callable[[int, int], None], listening: Callable[[], None] | None = None
+    ) -> Listener:
         """Call ``callback(game_id, version)`` for every saved game's write any process commits.
 
         A dedicated connection runs ``LISTEN kismet_games`` in a thread of its own; stop it with
         :meth:`Listener.stop`. A lost connection is made again; what was sent meanwhile is not
-        told again, so a caller that must not miss a version checks the stored ones after a gap.
+        told again, so ``listening()`` is called each time listening (re)starts: a caller that
+        must not miss a version checks the stored ones then.
         """
-        return _PostgresListener(self._url, self.where, self._secret, callback)
+        return _PostgresListener(self._url, self.where, self._secret, callback, listening)
+
+    def claims(self) -> Claims:
+        """Claims held as session advisory locks on a connection of their own: when the process
+        ends, killed or not, its connection closes and PostgreSQL drops its locks."""
+        return _PostgresClaims(self._url, self.where, self._secret)
 
     @contextmanager
     def _reporting(self) -> Iterator[None]:
@@ -257,12 +269,18 @@ def _storage_error(where: str, secret: str | None, error: Exception) -> StorageE
 
 class _PostgresListener(Listener):
     def __init__(
-        self, url: str, where: str, secret: str | None, callback: Callable[[int, int], None]
+        self,
+        url: str,
+        where: str,
+        secret: str | None,
+        callback: Callable[[int, int], None],
+        listening: Callable[[], None] | None = None,
     ) -> None:
         self._url = url
         self._where = where
         self._secret = secret
         self._callback = callback
+        self._on_listening = listening
         self._stopping = threading.Event()
         self._listening = threading.Event()
         self._thread = threading.Thread(target=self._run, name="kismet-listen", daemon=True)
@@ -281,6 +299,11 @@ class _PostgresListener(Listener):
                 with psycopg.connect(self._url, autocommit=True, connect_timeout=CONNECT_SECONDS) as raw:
                     raw.execute(f"LISTEN {CHANNEL}".encode())
                     self._listening.set()
+                    if self._on_listening is not None:
+                        try:
+                            self._on_listening()
+                        except Exception:
+                            log.exception("the call on listening again failed")
                     while not self._stopping.is_set():
                         # Wakes at least every quarter second to see whether it is asked to stop.
                         for note in raw.notifies(timeout=0.25):
@@ -300,3 +323,57 @@ class _PostgresListener(Listener):
             self._callback(game, version)
         except Exception:  # one failing callback must not end the listening for every game
             log.exception("the callback for game %s at version %s failed", game, version)
+
+
+class _PostgresClaims(Claims):
+    """Session advisory locks ``(CLAIM_LOCKS, game id)`` on one connection, used by one thread at a
+    time. A connection that breaks has lost its locks: they are forgotten and taken again."""
+
+    def __init__(self, url: str, where: str, secret: str | None) -> None:
+        self._url = url
+        self._where = where
+        self._secret = secret
+        self._raw: psycopg.Connection[Any] | None = None
+        self._held: set[int] = set()
+        self._lock = threading.Lock()
+
+    def _connection(self) -> psycopg.Connection[Any]:
+        if self._raw is None or self._raw.closed or self._raw.broken:
+            self._held.clear()  # a closed connection holds no locks
+            self._raw = psycopg.connect(self._url, autocommit=True, connect_timeout=CONNECT_SECONDS)
+        return self._raw
+
+    def claim(self, game_id: int) -> bool:
+        with self._lock:
+            if game_id in self._held and self._raw is not None and not self._raw.closed:
+                return True
+            try:
+                row = (
+                    self._connection()
+                    .execute("SELECT pg_try_advisory_lock(%s, %s)", (CLAIM_LOCKS, game_id))
+                    .fetchone()
+                )
+            except psycopg.Error as error:
+                raise _storage_error(self._where, self._secret, error) from None
+            if row and row[0]:
+                self._held.add(game_id)
+                return True
+            return False
+
+    def release(self, game_id: int) -> None:
+        with self._lock:
+            if game_id not in self._held or self._raw is None:
+                return
+            self._held.discard(game_id)
+            try:
+                self._raw.execute("SELECT pg_advisory_unlock(%s, %s)", (CLAIM_LOCKS, game_id))
+            except psycopg.Error as error:
+                # The connection is gone, and its locks with it.
+                log.warning("%s", _storage_error(self._where, self._secret, error))
+
+    def close(self) -> None:
+        with self._lock:
+            self._held.clear()
+            if self._raw is not None:
+                self._raw.close()  # closing the session drops every lock it held
+                self._raw = None

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from datetime import UTC, datetime
 
 from kismet_dice.game import Game
 from kismet_dice.storage.database import Connection, Database
@@ -82,3 +83,37 @@ class WebTables:
             "WHERE saved_game.finished IS NULL ORDER BY saved_game.saved, saved_game.id"
         )
         return tuple(str(row[0]) for row in rows)
+
+    def with_computers(self) -> tuple[tuple[str, int, int], ...]:
+        """``(table id, saved game id, version)`` of each unfinished table with a computer seat."""
+        # The levels are kept as a JSON list: a computer's level is a string, a person's null.
+        rows = self._database.read(
+            "SELECT web_table.id, saved_game.id, saved_game.version FROM web_table "
+            "JOIN saved_game ON saved_game.id = web_table.saved_game "
+            "WHERE saved_game.finished IS NULL AND saved_game.computer LIKE '%\"%' "
+            "ORDER BY saved_game.saved, saved_game.id"
+        )
+        return tuple((str(row[0]), int(row[1]), int(row[2])) for row in rows)
+
+    def expire(self, before: datetime) -> int:
+        """Delete the unfinished web games last saved before ``before``, with their tables; how many.
+
+        Finished games, the Hall of Fame and games of other owners (a terminal player's) stay.
+        Each game goes in one statement that checks it is still untouched, so a game saved
+        meanwhile stays, and two servers expiring at once delete nothing twice.
+        """
+        if before.tzinfo is None:
+            raise ValueError("a moment to expire games before carries its time zone")
+        # Saved moments are kept as UTC ISO text to the second, which orders as the moments do.
+        moment = before.astimezone(UTC).replace(microsecond=0).isoformat()
+
+        def delete(connection: Connection) -> int:
+            expired = connection.execute(
+                "DELETE FROM saved_game WHERE owner = ? AND finished IS NULL AND saved < ? RETURNING id",
+                (WEB_OWNER, moment),
+            ).fetchall()
+            # PostgreSQL's foreign key deletes the tables with their games; SQLite's is not enforced.
+            connection.execute("DELETE FROM web_table WHERE saved_game NOT IN (SELECT id FROM saved_game)")
+            return len(expired)
+
+        return self._database.write(delete)

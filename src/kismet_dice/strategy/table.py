@@ -9,10 +9,12 @@ damaged, truncated or made for other rules is recomputed, never trusted.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import hashlib
 import json
 import os
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -121,14 +123,40 @@ def load_or_solve(
 ) -> StrategyTable:
     """The stored table for ``rules`` if a sound one exists (and not ``force``), else a fresh one, stored.
 
-    A table that cannot be stored (a read-only cache, say) is still returned.
+    A table that cannot be stored (a read-only cache, say) is still returned. Processes that need
+    the table at once (the workers of one server) solve it once: the first takes a lock on a file
+    beside the table, the others wait for it and then load what it stored.
     """
     path = table_path(rules, directory)
     if not force:
         stored = load(rules, path)
         if stored is not None:
             return stored
-    table = StrategyTable(rules, solve(rules, progress))
-    with contextlib.suppress(OSError):
-        save(table, path)
+    with _solving(path):
+        if not force:
+            stored = load(rules, path)  # solved by another process while this one waited
+            if stored is not None:
+                return stored
+        table = StrategyTable(rules, solve(rules, progress))
+        with contextlib.suppress(OSError):
+            save(table, path)
     return table
+
+
+@contextlib.contextmanager
+def _solving(path: Path) -> Iterator[None]:
+    """Hold the lock file beside ``path`` (released when the process ends, even by a kill).
+
+    Where no lock file can be made (a read-only cache), each process solves on its own.
+    """
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle = open(path.with_name(path.name + ".lock"), "ab")  # noqa: SIM115 - closed below
+    except OSError:
+        yield
+        return
+    try:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        yield
+    finally:
+        handle.close()  # closing the file drops the lock

@@ -9,7 +9,8 @@ from textual.app import App
 from kismet_dice.game import DiceSource
 from kismet_dice.rules import IllegalAction
 from kismet_dice.session import (
-    COMPUTER_PACE,
+    Preferences,
+    Seat,
     Session,
     Setup,
     Unsaved,
@@ -23,6 +24,7 @@ from kismet_dice.strategy import Computer, ComputerPlayer, Level
 from kismet_dice.tui.screens.dialogs import NameScreen
 from kismet_dice.tui.screens.end import EndScreen
 from kismet_dice.tui.screens.hall import HallScreen
+from kismet_dice.tui.screens.settings import SettingsScreen
 from kismet_dice.tui.screens.start import StartScreen
 from kismet_dice.tui.screens.strategy import PreparingScreen
 from kismet_dice.tui.screens.table import TableScreen
@@ -35,11 +37,13 @@ class KismetApp(App[None]):
 
     ``storage`` keeps games and the Hall of Fame; ``computer`` plays computer seats and gives
     advice; ``rng`` rolls the dice (tests script them); ``pace`` is the pause in seconds
-    between a computer player's actions.
+    between a computer player's actions (``None``: the one in the settings).
     """
 
     CSS_PATH = "kismet.tcss"
     TITLE = "Kismet"
+    # The footer's room is for the game's keys; every command has a key of its own.
+    ENABLE_COMMAND_PALETTE = False
 
     def __init__(
         self,
@@ -47,15 +51,29 @@ class KismetApp(App[None]):
         *,
         computer: Computer | None = None,
         rng: DiceSource | None = None,
-        pace: float = COMPUTER_PACE,
+        pace: float | None = None,
     ) -> None:
         super().__init__()
         self.storage = storage
         self.computer = computer
         self.rng = rng
-        self.pace = pace
+        self.chosen_pace = pace
+        self.preferences = Preferences.load(storage.settings)
+
+    @property
+    def pace(self) -> float:
+        """The pace given when the app was made, else the one in the settings."""
+        return self.preferences.pace if self.chosen_pace is None else self.chosen_pace
+
+    def apply_theme(self) -> None:
+        theme = self.preferences.theme
+        if theme in self.available_themes:
+            self.theme = theme
+        elif theme in ("dark", "light"):
+            self.theme = f"textual-{theme}"
 
     def on_mount(self) -> None:
+        self.apply_theme()
         if self.storage.moved_aside is not None:
             self.notify(self.storage.moved_aside.message, severity="warning", timeout=10)
         self.action_new_game()
@@ -63,7 +81,7 @@ class KismetApp(App[None]):
     # --- set-up, resuming ---------------------------------------------------------------
 
     def remembered_setup(self) -> Setup:
-        """The last set-up started; the first time, one human player."""
+        """The last set-up started; the first time, one person with the default name."""
         text = self.storage.settings.get(SETUP_KEY)
         if text is not None:
             try:
@@ -72,7 +90,7 @@ class KismetApp(App[None]):
                 return Setup()
             if self.computer is not None or not any(seat.is_computer for seat in setup.seats):
                 return setup
-        return Setup()
+        return Setup((Seat(self.preferences.default_name),))
 
     def action_new_game(self) -> None:
         listing = self.storage.games.unfinished()
@@ -123,6 +141,11 @@ class KismetApp(App[None]):
         else:
             self.resume(saved_id)
 
+    def on_start_screen_discard_game(self, message: StartScreen.DiscardGame) -> None:
+        if self.storage.games.discard(message.saved.id):
+            self.notify(f"Discarded: {message.saved.describe()}.", timeout=5)
+        self.action_new_game()
+
     def resume(self, saved_id: int) -> None:
         try:
             session = resume(self.storage, saved_id, computer=self._computer_player, rng=self.rng)
@@ -137,7 +160,14 @@ class KismetApp(App[None]):
         return self.computer.player(level)
 
     def play(self, session: Session) -> None:
-        self.switch_to(TableScreen(session, computer=self.computer, pace=self.pace))
+        self.switch_to(
+            TableScreen(
+                session,
+                computer=self.computer,
+                pace=self.pace,
+                enter_at_once=self.preferences.enter_at_once,
+            )
+        )
 
     def on_table_screen_leave(self) -> None:
         self.exit()
@@ -146,9 +176,8 @@ class KismetApp(App[None]):
 
     def on_table_screen_game_over(self, message: TableScreen.GameOver) -> None:
         session = message.session
+        # An assisted game's end screen says why no one is asked for the Hall of Fame.
         self.switch_to(EndScreen(session, self.computer))
-        if session.assisted and session.humans:
-            self.notify(narration.ASSISTED, timeout=10)
         self._ask_hall_names(session, set())
 
     def _ask_hall_names(self, session: Session, entered: set[int]) -> None:
@@ -181,3 +210,14 @@ class KismetApp(App[None]):
 
     def action_show_hall(self) -> None:
         self.push_screen(HallScreen(self.storage.hall.entries()))
+
+    def action_settings(self) -> None:
+        def save(preferences: Preferences | None) -> None:
+            if preferences is None:
+                return
+            preferences.save(self.storage.settings)
+            self.preferences = preferences
+            self.apply_theme()
+            self.notify("Settings saved.", timeout=3)
+
+        self.push_screen(SettingsScreen(self.preferences, self.available_themes), save)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.coordinate import Coordinate
@@ -107,27 +108,56 @@ def bonus_cell(sheet: Sheet) -> str:
 
 
 def next_tier_cell(sheet: Sheet) -> str:
-    """Basic points still needed for the next bonus tier, while the Basic section is open.
+    """Basic points still needed for the next bonus, and that bonus, while the section is open.
+
+    The row's label says what the arrow means; the status line says it in a sentence.
 
     >>> next_tier_cell(Sheet())
-    '63 for 35'
+    '63→35'
     """
     needed = sheet.points_to_next_bonus
     if sheet.basic_complete or needed is None:
         return "—"
-    tier = bonus(sheet.basic_total + needed)
-    return f"{needed} for {tier}"
+    return f"{needed}→{bonus(sheet.basic_total + needed)}"
+
+
+LABEL_WIDTH = 23
+"""The widest box label with its letter ("m Full House Same Color")."""
+COLUMN_WIDTH = 8
+"""A player's column: a name of up to eight letters."""
+CELL_PADDING = 1
+
+
+def sheet_width(players: int) -> int:
+    """The columns the sheets of ``players`` need side by side, the scroll bar included.
+
+    >>> sheet_width(1)
+    37
+    """
+    return LABEL_WIDTH + 2 * CELL_PADDING + players * (COLUMN_WIDTH + 2 * CELL_PADDING) + 2
+
+
+def sheets_that_fit(width: int) -> int:
+    """How many players' columns fit in ``width`` columns (always at least one).
+
+    >>> sheets_that_fit(40), sheets_that_fit(80)
+    (1, 5)
+    """
+    return max(1, (width - sheet_width(0)) // (COLUMN_WIDTH + 2 * CELL_PADDING))
 
 
 class SheetView(DataTable[Text]):
-    """Every player's sheet side by side, one row per box, with subtotals and totals.
+    """Some or all players' sheets side by side, one row per box, with subtotals and totals.
 
-    The current player's open boxes show what the dice on the table would score there.
+    The current player's open boxes show what the dice on the table would score there; the
+    box chosen for entry is marked with an arrow as well as reversed, so it reads without colour.
+    Only the seats in ``shown`` get a column, so a narrow terminal shows a few at a time.
     """
 
     def __init__(self) -> None:
         super().__init__(cursor_type="row", zebra_stripes=False, id="sheets")
-        self._names: tuple[str, ...] = ()
+        self._columns: tuple[tuple[int, str], ...] = ()
+        self.enter_at_once = False
 
     def show(
         self,
@@ -135,36 +165,56 @@ class SheetView(DataTable[Text]):
         sheets: Sequence[Sheet],
         current: int | None,
         options: dict[Box, int],
+        *,
+        chosen: Box | None = None,
+        shown: Sequence[int] | None = None,
     ) -> None:
-        if tuple(names) != self._names:
+        seats = tuple(range(len(names)) if shown is None else shown)
+        columns = tuple((seat, names[seat]) for seat in seats)
+        picked = [sheets[seat] for seat in seats]
+        if columns != self._columns:
+            row = self.cursor_row
             self.clear(columns=True)
-            self._names = tuple(names)
-            self.add_column(Text("Box"), key="box")
-            for seat, name in enumerate(names):
-                self.add_column(Text(name[:8], justify="right"), key=f"seat-{seat}")
+            self._columns = columns
+            self.add_column(Text("Box"), key="box", width=LABEL_WIDTH)
+            for seat, name in columns:
+                self.add_column(
+                    Text(name[:COLUMN_WIDTH], justify="right"), key=f"seat-{seat}", width=COLUMN_WIDTH
+                )
             for box in Box:
-                self.add_row(*self._row(box, sheets, current, options), key=box.name)
+                self.add_row(*self._row(box, seats, picked, current, options, chosen), key=box.name)
             for key in _SUMMARY_ROWS:
-                self.add_row(*self._summary(key, sheets), key=key)
+                self.add_row(*self._summary(key, picked), key=key)
+            # The same box stays highlighted when the columns change.
+            self.move_cursor(row=max(row, 0), animate=False)
             return
         for box in Box:
-            for column, cell in enumerate(self._row(box, sheets, current, options)):
+            for column, cell in enumerate(self._row(box, seats, picked, current, options, chosen)):
                 self.update_cell_at(Coordinate(box.value - 1, column), cell)
         for offset, key in enumerate(_SUMMARY_ROWS):
-            for column, cell in enumerate(self._summary(key, sheets)):
+            for column, cell in enumerate(self._summary(key, picked)):
                 self.update_cell_at(Coordinate(len(Box) + offset, column), cell)
 
     def _row(
-        self, box: Box, sheets: Sequence[Sheet], current: int | None, options: dict[Box, int]
+        self,
+        box: Box,
+        seats: Sequence[int],
+        sheets: Sequence[Sheet],
+        current: int | None,
+        options: dict[Box, int],
+        chosen: Box | None,
     ) -> list[Text]:
         label = Text.assemble((KEY_OF_BOX[box], "bold"), " ", box.label)
         cells = [label]
-        for seat, sheet in enumerate(sheets):
+        for seat, sheet in zip(seats, sheets, strict=True):
             entry = sheet[box]
             if entry is not None:
                 cells.append(Text(str(entry), style="bold", justify="right"))
             elif seat == current and box in options:
                 # What the dice would score: bracketed as well as coloured, so it reads without colour.
+                if box is chosen:
+                    cells.append(Text(f"→({options[box]})", style="bold reverse", justify="right"))
+                    continue
                 style = "italic #2e86c1" if options[box] else "italic #888888"
                 cells.append(Text(f"({options[box]})", style=style, justify="right"))
             else:
@@ -175,7 +225,7 @@ class SheetView(DataTable[Text]):
         label, values = {
             "basic": ("  Basic total", [str(sheet.basic_total) for sheet in sheets]),
             "bonus": ("  Bonus", [bonus_cell(sheet) for sheet in sheets]),
-            "next": ("  Next bonus tier", [next_tier_cell(sheet) for sheet in sheets]),
+            "next": ("  Needed→next bonus", [next_tier_cell(sheet) for sheet in sheets]),
             "kismet": ("  Kismet section", [str(sheet.kismet_total) for sheet in sheets]),
             "total": ("  Game total", [str(sheet.total) for sheet in sheets]),
         }[key]
@@ -189,6 +239,16 @@ class SheetView(DataTable[Text]):
 
     def point_at(self, box: Box) -> None:
         self.move_cursor(row=box.value - 1)
+
+    async def _on_click(self, event: events.Click) -> None:
+        # A first click on a row highlights it (the choice) and a click on the highlighted row
+        # enters it: DataTable's own handler, which runs after this one, does that, though only
+        # for the same cell. Here the row counts: a second click anywhere on it enters, and with
+        # "enter at once" the row is highlighted first, so that the first click enters it.
+        meta = event.style.meta
+        row = meta.get("row", -1)
+        if row >= 0 and "column" in meta and (self.enter_at_once or row == self.cursor_row):
+            self.cursor_coordinate = Coordinate(row, meta["column"])
 
 
 class Status(Static):
@@ -206,4 +266,6 @@ __all__ = [
     "bonus_cell",
     "die_face",
     "next_tier_cell",
+    "sheet_width",
+    "sheets_that_fit",
 ]

@@ -7,6 +7,7 @@ kept in the store, version-checked, before it is answered or shown.
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -17,10 +18,11 @@ from fastapi.staticfiles import StaticFiles
 from kismet_dice.game import DiceSource
 from kismet_dice.session import COMPUTER_PACE
 from kismet_dice.strategy import Computer
-from kismet_dice.web import errors
+from kismet_dice.web import errors, guard
 from kismet_dice.web.deps import SEAT_TOKEN_HEADER
+from kismet_dice.web.expiry import Expiry
 from kismet_dice.web.limits import BodyLimit
-from kismet_dice.web.routers import games, hall, pages
+from kismet_dice.web.routers import games, hall, invite, pages
 from kismet_dice.web.service import Settings, WebService
 
 DESCRIPTION = f"""
@@ -49,8 +51,21 @@ connection stays open. A page that falls behind (it does not read what it is sen
 code 1013; reconnecting gives the whole game again. Each game and each server has a cap on open
 pages; a page over it is closed with code 1013 and a reason.
 
+Presence: a page that holds a seat's token sends `{{"type": "hello", "token": ...}}` (checked like
+any action); the game view and every update carry `connected`, the seats whose player has a page
+open, and each arrival or departure sends `{{"type": "presence", "connected": [0, 2]}}`. Once a
+game is over, `POST /api/games/{{id}}/again` (a seat's token) starts one with the same players: its
+seat links go to whoever asked, and every page of the old game gets `{{"type": "again",
+"watch_link": ...}}`.
+
 Every refusal is a 4xx answer with a JSON body `{{"error": "what was wrong"}}`; the game is unchanged.
 `GET /api/limits` gives the limits a page must respect.
+
+A public server protects itself: state-changing requests and WebSockets from pages of another
+site (by their `Origin`) are refused with 403 (a WebSocket: closed with code 1008); creating games
+and acting are rate-limited per client address, answered over the rate with 429 and `Retry-After`
+(a WebSocket action gets `{{"type": "error", "status": 429, ...}}` and stays open); unfinished
+games untouched for a while expire. `GET /api/limits` gives the rates and the expiry too.
 """
 
 
@@ -61,6 +76,7 @@ def create_app(
     computer: Computer | None = None,
     pace: float = COMPUTER_PACE,
     database: str | None = None,
+    protections: guard.Protections | None = None,
 ) -> FastAPI:
     """The web app, keeping its games and Hall of Fame in the store at ``home``, rolling ``dice``.
 
@@ -69,17 +85,22 @@ def create_app(
     the user's data; ``pace`` is the pause in seconds before each action of a computer player.
     ``database`` is a site's PostgreSQL URL (default ``$KISMET_DATABASE_URL``, else the file at ``home``).
     The service is made when the app starts: a store that cannot be used stops it then.
+    ``protections`` (origins, rate limits, expiry) default to a public site's.
     """
     settings = Settings(home, dice, computer, pace, database)
+    protected = protections if protections is not None else guard.Protections()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         service = WebService(settings)
         app.state.service = service
         service.start()
+        expiry = Expiry(service.tables, protected.expire_days, protected.expire_every)
+        expiry.start()
         try:
             yield
         finally:
+            await expiry.stop()
             await service.stop()
 
     # No /docs or /redoc: their pages load scripts from a CDN. The schema is at /openapi.json.
@@ -87,9 +108,31 @@ def create_app(
         title="Kismet", version="2", description=DESCRIPTION, lifespan=lifespan, docs_url=None, redoc_url=None
     )
     app.add_middleware(BodyLimit)
+    guard.install(app, protected)  # after the other middleware: its headers go on their answers too
     errors.install(app)
     app.include_router(games.router)
     app.include_router(hall.router)
     app.include_router(pages.router)
+    app.include_router(invite.router)
     app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
     return app
+
+
+# --- several worker processes (kismet serve --workers N) --------------------------------------
+
+PACE_VARIABLE = "KISMET_PACE"
+"""The pause before each computer action, for apps made by :func:`app_from_environment`."""
+PROTECTIONS_VARIABLE = "KISMET_PROTECTIONS"
+"""The server's protections as JSON (:meth:`~kismet_dice.web.guard.Protections.to_json`), likewise."""
+
+
+def app_from_environment() -> FastAPI:
+    """The app as a worker process makes it (uvicorn's ``factory=True``), from the environment its
+    parent set: the store (``$KISMET_DATABASE_URL``, else the file in ``$KISMET_HOME``) and the
+    computer's pace (``$KISMET_PACE``) and the protections (``$KISMET_PROTECTIONS``, JSON)."""
+    pace = os.environ.get(PACE_VARIABLE)
+    protections = os.environ.get(PROTECTIONS_VARIABLE)
+    return create_app(
+        pace=COMPUTER_PACE if not pace else float(pace),
+        protections=None if not protections else guard.Protections.from_json(protections),
+    )

@@ -19,8 +19,9 @@ from collections.abc import Callable
 from concurrent.futures import Future
 
 from kismet_dice.rules import IllegalAction
-from kismet_dice.session import Unsaved
+from kismet_dice.session import Stale, Unsaved
 from kismet_dice.session.tables import NoSuchTable, Table, Tables
+from kismet_dice.storage import Claims, LocalClaims
 from kismet_dice.strategy import Advisor, Computer, ComputerUnavailable
 from kismet_dice.web.schemas import ComputerState
 
@@ -108,6 +109,12 @@ class ComputerTurns:
     ``pace`` is the pause in seconds before each action, so people can follow the play; every
     action is kept by the tables (which tell the pages). If the computer cannot go on,
     ``complain`` tells the table's pages why.
+
+    Where several processes serve one store, a process plays a game's computers only while it
+    holds the game's claim (``claims``): one process at a time, and another takes the game over
+    when the one playing it ends (see :meth:`WebService.sweep`). A computer's action made on a
+    game that moved on meanwhile is refused by the store's version check and is not taken again
+    blindly: the game is read afresh first.
     """
 
     def __init__(
@@ -116,18 +123,26 @@ class ComputerTurns:
         readiness: Readiness,
         pace: float,
         complain: Callable[[str, Exception], None],
+        claims: Claims | None = None,
     ) -> None:
         self._tables = tables
         self._readiness = readiness
         self._pace = pace
         self._complain = complain
+        self._claims = claims if claims is not None else LocalClaims()
         self._playing: dict[str, asyncio.Task[None]] = {}
+
+    def playing(self, table_id: str) -> bool:
+        """Whether this process is playing the computers of ``table_id`` now."""
+        task = self._playing.get(table_id)
+        return task is not None and not task.done()
 
     def stop(self) -> None:
         """Stop every computer's play (the server is stopping); each game is as last kept."""
         for task in self._playing.values():
             task.cancel()
         self._playing.clear()
+        self._claims.close()
 
     def follow(self, table: Table) -> None:
         """Start the computer's play at ``table`` if it has the turn and is not already playing."""
@@ -144,16 +159,24 @@ class ComputerTurns:
         self._playing[table.id] = loop.create_task(self._play(table.id), name=f"computer at {table.id}")
 
     async def _play(self, table_id: str) -> None:
+        claimed: int | None = None
         try:
             while True:
                 table = self._tables.get(table_id)
                 seat = table.session.current_seat
                 if seat is None or seat.level is None:
                     return
+                if claimed is None:
+                    if not self._claims.claim(table.saved_id):
+                        return  # another process plays this game's computers
+                    claimed = table.saved_id
                 if seat.level.needs_table:
                     await self._readiness.advisor()
                 await asyncio.sleep(self._pace)
-                self._tables.computer_step(table_id)
+                try:
+                    self._tables.computer_step(table_id)
+                except Stale:
+                    continue  # the game moved on meanwhile: look at it again before playing
         except (ComputerUnavailable, Unsaved, IllegalAction, NoSuchTable) as error:
             # The game stays where it was kept; the next page to open it starts the play again.
             log.warning("the computer stopped playing at table %s: %s", table_id, error)
@@ -162,5 +185,8 @@ class ComputerTurns:
             log.error("the computer failed at table %s", table_id, exc_info=error)
             self._complain(table_id, RuntimeError("the computer failed to play; the game is as last saved"))
         finally:
+            if claimed is not None:
+                with contextlib.suppress(Exception):
+                    self._claims.release(claimed)
             if self._playing.get(table_id) is asyncio.current_task():
                 del self._playing[table_id]

@@ -21,7 +21,9 @@ from kismet_dice.session import BadName, BadSetup, Unsaved
 from kismet_dice.session.tables import MissingSeatToken, NoSuchTable, WrongSeatToken
 from kismet_dice.storage import StorageError
 from kismet_dice.strategy import ComputerUnavailable
+from kismet_dice.web.ratelimit import TooMany
 from kismet_dice.web.schemas import ErrorBody
+from kismet_dice.web.security import SECURITY_HEADERS
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +40,7 @@ STATUSES: Final[tuple[tuple[type[Exception], int, str], ...]] = (
     (Unsaved, 503, "the game cannot be read or saved just now"),
     (StorageError, 503, "the game store cannot be used just now"),
     (ComputerUnavailable, 503, "the computer cannot play or advise on this server"),
+    (TooMany, 429, "too many requests of this kind from this address"),
 )
 
 
@@ -81,7 +84,8 @@ RESPONSES: Final[dict[int | str, dict[str, Any]]] = {
     422: {"model": ErrorBody, "description": "a body this endpoint does not take, or a name refused"},
 }
 for _kind, _status, _why in STATUSES:
-    RESPONSES.setdefault(_status, {"model": ErrorBody, "description": _why})
+    if _kind is not TooMany:  # only the rate-limited endpoints answer 429 (ratelimit.TOO_MANY)
+        RESPONSES.setdefault(_status, {"model": ErrorBody, "description": _why})
 """The refusals every endpoint may answer, for the OpenAPI schema."""
 
 
@@ -91,7 +95,9 @@ def install(app: FastAPI) -> None:
     async def refused(request: Request, error: Exception) -> JSONResponse:
         if isinstance(error, StorageError):
             log.error("the store failed on %s %s: %s", request.method, request.url.path, error)
-        return refusal(status_of(error), message_of(error))
+        # Over a rate: Retry-After says when to try again.
+        headers = error.headers if isinstance(error, TooMany) else None
+        return refusal(status_of(error), message_of(error), headers)
 
     # Each known kind has its own handler: a refusal is an answer, not a failure to log.
     for kind, _, _ in STATUSES:
@@ -101,7 +107,8 @@ def install(app: FastAPI) -> None:
     async def failed(request: Request, error: Exception) -> JSONResponse:
         # The operator's log gets the traceback; the person gets one line.
         log.error("failed on %s %s", request.method, request.url.path, exc_info=error)
-        return refusal(500, FAILED)
+        # This answer is sent from outside every middleware: it brings the security headers itself.
+        return refusal(500, FAILED, dict(SECURITY_HEADERS))
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, error: RequestValidationError) -> JSONResponse:

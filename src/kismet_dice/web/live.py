@@ -54,6 +54,8 @@ class Page:
     queue: asyncio.Queue[str] = field(default_factory=lambda: asyncio.Queue(QUEUE))
     sender: asyncio.Task[None] | None = None
     closing: str | None = None
+    seat: int | None = None
+    """The seat this page plays, once it said hello with that seat's token (presence)."""
 
 
 class Hub:
@@ -106,6 +108,10 @@ class Hub:
         """Queue an encoded message for every page of a table; never waits."""
         for page in list(self._tables.get(table_id, ())):
             self.send(page, text)
+
+    def connected(self, table_id: str) -> list[int]:
+        """The seats of a table whose player has a page open, in seat order."""
+        return sorted({page.seat for page in self._tables.get(table_id, ()) if page.seat is not None})
 
     def tables(self) -> tuple[str, ...]:
         return tuple(self._tables)

@@ -102,7 +102,14 @@ class SyncMessage(BaseModel):
     type: Literal["sync"]
 
 
-PageMessage = Annotated[RollMessage | ScoreMessage | SyncMessage, Field(discriminator="type")]
+class HelloMessage(BaseModel):
+    """A page that holds a seat's token says which seat it is, so every page can show who is here."""
+
+    type: Literal["hello"]
+    token: Token
+
+
+PageMessage = Annotated[RollMessage | ScoreMessage | SyncMessage | HelloMessage, Field(discriminator="type")]
 
 
 # --- views ------------------------------------------------------------------------------------
@@ -187,6 +194,9 @@ class GameView(TurnView):
     zero_kismet_counts: bool
     players: list[PlayerView]
     events: list[EventView]
+    connected: list[int] = Field(
+        default_factory=list, description="the seats whose player has a page open (said hello) now"
+    )
 
 
 class OptionView(View):
@@ -264,6 +274,11 @@ class Rules(View):
     text: str = Field(description="the rules of Kismet, in Markdown")
 
 
+class RateView(View):
+    count: int = Field(description="requests allowed at once, and again every `seconds`")
+    seconds: float
+
+
 class LimitsView(View):
     max_seats: int
     max_name_length: int
@@ -272,6 +287,12 @@ class LimitsView(View):
     computer_pace: float = Field(description="seconds between a computer player's actions")
     max_body_bytes: int
     max_message_characters: int
+    # A public server's protections (web/guard.py); null where there is no limit.
+    new_games: RateView | None = Field(default=None, description="new games per client address")
+    actions: RateView | None = Field(default=None, description="actions per client address")
+    expire_days: float | None = Field(
+        default=None, description="days after which an untouched unfinished game is deleted"
+    )
 
 
 # --- live messages ----------------------------------------------------------------------------
@@ -293,6 +314,28 @@ class UpdateMessage(View):
     news: list[str]
     turn: TurnView
     players: list[PlayerView]
+    connected: list[int] = Field(default_factory=list, description="the seats whose player has a page open")
+
+
+class PresenceMessage(View):
+    """A seat's player opened or closed their page: the seats whose player is here now."""
+
+    type: Literal["presence"] = "presence"
+    connected: list[int]
+
+
+class AgainMessage(View):
+    """A seat started a new game with the same players: where to watch it (its seat links went
+    to whoever started it)."""
+
+    type: Literal["again"] = "again"
+    watch_link: str
+
+
+class QrRequest(BaseModel):
+    """A link of this server to draw as a QR code."""
+
+    link: Annotated[str, Field(min_length=1, max_length=300)]
 
 
 class ErrorMessage(View):

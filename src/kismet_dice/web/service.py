@@ -7,18 +7,27 @@ for that table's pages; nothing here waits for a page.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
 from dataclasses import dataclass
 from pathlib import Path
 
 from kismet_dice.game import DiceSource
 from kismet_dice.session import COMPUTER_PACE
 from kismet_dice.session.tables import Change, Stores, Table, Tables
+from kismet_dice.storage import Listener
 from kismet_dice.strategy import Advisor, Computer, ComputerPlayer, Level
 from kismet_dice.web.computer import ComputerTurns, Readiness
 from kismet_dice.web.errors import message_of, status_of
 from kismet_dice.web.live import Hub
-from kismet_dice.web.schemas import ErrorMessage, GameView, StateMessage
-from kismet_dice.web.views import game_view, update_message
+from kismet_dice.web.schemas import ErrorMessage, EventView, GameView, PresenceMessage, StateMessage
+from kismet_dice.web.views import event_view, game_view, update_message
+
+log = logging.getLogger(__name__)
+
+SWEEP_SECONDS = 2.0
+"""How often a server on a shared store looks for computers that no process is playing."""
 
 
 @dataclass(frozen=True)
@@ -45,7 +54,16 @@ class WebService:
         self.hub = Hub()
         self.tables = Tables(self.stores, self._player, settings.dice, changed=self._publish)
         self.readiness = Readiness(self.computer, announce=self._announce_computer)
-        self.turns = ComputerTurns(self.tables, self.readiness, settings.pace, self._complain)
+        self.claims = self.stores.get().claims()
+        self.turns = ComputerTurns(self.tables, self.readiness, settings.pace, self._complain, self.claims)
+        # Per table with pages here: the version last sent to them and the game's history length then.
+        self._told: dict[str, tuple[int, int]] = {}
+        # Per table: the history length and the views of its events so far (see _event_views).
+        self._events: dict[str, tuple[int, list[EventView]]] = {}
+        # Per table with a computer seat: the version at which a person had the turn (no need to look again).
+        self._persons_turn: dict[str, int] = {}
+        self._listener: Listener | None = None
+        self._sweeping: asyncio.Task[None] | None = None
 
     def _player(self, level: Level) -> ComputerPlayer:
         # Only asked at a computer's first move, and a hard one is asked only once the table is loaded.
@@ -54,15 +72,51 @@ class WebService:
     # --- drawing and telling ------------------------------------------------------------
 
     def view(self, table: Table) -> GameView:
-        return game_view(table, self.readiness.state, self.readiness.problem)
+        view = game_view(table, self.readiness.state, self.readiness.problem, self._event_views(table))
+        return view.model_copy(update={"connected": self.hub.connected(table.id)})
+
+    def tell_presence(self, table_id: str) -> None:
+        """A seat's page came or went: every page of the table sees who is here now."""
+        message = PresenceMessage(connected=self.hub.connected(table_id))
+        self.hub.publish(table_id, message.model_dump_json())
+
+    def _event_views(self, table: Table) -> list[EventView]:
+        """Every event of the table, drawn once: a game's history only grows, so the views drawn
+        for a table stay true and only the new events are told and drawn."""
+        length = len(table.session.game.history)
+        kept = self._events.get(table.id)
+        if kept is None or kept[0] > length:
+            kept = (0, [])
+        if kept[0] < length:
+            kept = (length, [*kept[1], *(event_view(told) for told in table.session.story(kept[0]))])
+            self._events[table.id] = kept
+        return kept[1]
 
     def state_message(self, table: Table) -> str:
+        self._remember(table)
         return StateMessage(game=self.view(table)).model_dump_json()
 
+    def _remember(self, table: Table) -> None:
+        """The pages of ``table`` here are sent its version now (never goes back)."""
+        known = self._told.get(table.id)
+        if known is None or known[0] < table.version:
+            self._told[table.id] = (table.version, len(table.session.game.history))
+
     def _publish(self, change: Change) -> None:
-        if self.hub.pages(change.table.id):
-            message = update_message(change, self.readiness.state, self.readiness.problem)
-            self.hub.publish(change.table.id, message.model_dump_json())
+        table = change.table
+        if not self.hub.pages(table.id):
+            self._told.pop(table.id, None)
+            return
+        known = self._told.get(table.id)
+        if known is not None and known[0] >= change.version:
+            return  # told already
+        if known is not None and known[0] < change.before and known[1] <= len(table.session.game.history):
+            # Other processes' changes came first and were not told here yet: one update tells all.
+            change = Change(table, known[0], table.session.story(known[1]), change.news)
+        message = update_message(change, self.readiness.state, self.readiness.problem)
+        message = message.model_copy(update={"connected": self.hub.connected(table.id)})
+        self._remember(table)
+        self.hub.publish(table.id, message.model_dump_json())
 
     def _complain(self, table_id: str, error: Exception) -> None:
         """Tell every page of a table of a failure that no request of theirs caused."""
@@ -96,9 +150,13 @@ class WebService:
 
     def start(self) -> None:
         """Have the computer ready before it is asked, if that only means loading its stored
-        table (a solve waits until something needs it); let computers whose turn it was play on."""
+        table (a solve waits until something needs it); let computers whose turn it was play on.
+        On a store shared with other processes, listen for their changes and take over the
+        computers of any that stops."""
         if self.computer.stored:
             self.readiness.start()
+        if self.stores.get().shared:
+            self._start_sharing()
         try:
             waiting = self.tables.unfinished()
         except Exception:
@@ -110,6 +168,85 @@ class WebService:
                 continue  # a game that no longer loads is reported when someone opens it
 
     async def stop(self) -> None:
+        if self._sweeping is not None:
+            self._sweeping.cancel()
+        if self._listener is not None:
+            self._listener.stop()
         self.turns.stop()
         await self.hub.close()
         self.stores.close()
+
+    # --- other processes on the same store (PostgreSQL) -----------------------------------
+
+    def _start_sharing(self) -> None:
+        loop = asyncio.get_running_loop()
+
+        def heard(game_id: int, version: int) -> None:  # on the listener's thread
+            with contextlib.suppress(RuntimeError):  # the loop closed: nothing left to tell
+                loop.call_soon_threadsafe(self._heard, game_id, version)
+
+        def listening() -> None:  # on the listener's thread, each time it (re)connects
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(self._catch_up_all)
+
+        self._listener = self.stores.get().listen(heard, listening)
+        self._sweeping = loop.create_task(self._sweep(), name="computer sweep")
+
+    def _heard(self, game_id: int, version: int) -> None:
+        """Another process (or this one) kept ``version`` of a saved game: tell this process's pages."""
+        table_id = self.tables.table_of(game_id)
+        if table_id is None or not self.hub.pages(table_id):
+            return
+        known = self._told.get(table_id)
+        if known is None or known[0] < version:
+            self._catch_up(table_id)
+
+    def _catch_up(self, table_id: str) -> None:
+        """Send the pages of ``table_id`` what happened since the version they were last sent."""
+        try:
+            table = self.tables.get(table_id)  # the store's version, loaded if this copy is old
+        except Exception:
+            return  # a table that no longer loads is reported when it is opened
+        known = self._told.get(table_id)
+        if known is not None and known[0] >= table.version:
+            return
+        if known is None or known[1] > len(table.session.game.history):
+            self.hub.publish(table_id, self.state_message(table))
+        else:
+            self._publish(Change(table, known[0], table.session.story(known[1])))
+
+    def _catch_up_all(self) -> None:
+        """After a gap in listening: every table with pages here is checked against the store."""
+        for table_id in self.hub.tables():
+            self._catch_up(table_id)
+
+    async def _sweep(self) -> None:
+        """Every :data:`SWEEP_SECONDS`, take over the computers of games that nobody plays: a game
+        whose computer has the turn and whose claim is free (the process playing it ended)."""
+        while True:
+            await asyncio.sleep(SWEEP_SECONDS)
+            try:
+                self.sweep()
+            except Exception as error:  # the store's trouble: try again at the next sweep
+                log.warning("the sweep for computers to play failed: %s", error)
+
+    def sweep(self) -> None:
+        candidates = self.tables.with_computers()
+        alive = {table_id for table_id, _, _ in candidates}
+        for table_id in list(self._persons_turn):
+            if table_id not in alive:
+                del self._persons_turn[table_id]
+        for table_id, saved_id, version in candidates:
+            if self.turns.playing(table_id) or self._persons_turn.get(table_id) == version:
+                continue
+            if not self.claims.claim(saved_id):
+                continue  # a live process plays it
+            try:
+                table = self.tables.get(table_id)
+                if table.session.is_computer_turn:
+                    self.turns.follow(table)  # its play holds the claim on until the computer's turn ends
+                else:
+                    self._persons_turn[table_id] = table.version
+            finally:
+                if not self.turns.playing(table_id):
+                    self.claims.release(saved_id)

@@ -109,8 +109,11 @@ def turn_fields(table: Table, computer: ComputerState, problem: str | None) -> d
     }
 
 
-def game_view(table: Table, computer: ComputerState, problem: str | None = None) -> GameView:
-    """The whole game: every sheet and every event, told."""
+def game_view(
+    table: Table, computer: ComputerState, problem: str | None = None, events: list[EventView] | None = None
+) -> GameView:
+    """The whole game: every sheet and every event, told (``events``: already drawn, by a caller
+    that keeps them between views)."""
     game = table.session.game
     return GameView.model_validate(
         {
@@ -119,7 +122,7 @@ def game_view(table: Table, computer: ComputerState, problem: str | None = None)
             "version": table.version,
             "zero_kismet_counts": game.house_rules.zero_kismet_counts,
             "players": [player_view(table, seat) for seat in range(len(game.names))],
-            "events": [event_view(told) for told in table.session.story()],
+            "events": events if events is not None else [event_view(told) for told in table.session.story()],
         }
     )
 

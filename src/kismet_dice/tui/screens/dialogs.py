@@ -1,8 +1,7 @@
-"""Small modal screens: a yes/no question, a notice, a name prompt, the rules."""
+"""Small modal screens: a yes/no question, a notice, a name prompt, the rules and the help."""
 
 from __future__ import annotations
 
-from importlib import resources
 from typing import ClassVar
 
 from textual.app import ComposeResult
@@ -11,6 +10,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Markdown, Static
 
+from kismet_dice import texts
 from kismet_dice.game import check_name
 from kismet_dice.rules import IllegalAction
 from kismet_dice.tui.widgets import die_face
@@ -93,18 +93,50 @@ class NameScreen(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class RulesScreen(ModalScreen[None]):
-    """The rules, scrollable; escape, q or ? closes them."""
+class MarkdownScreen(ModalScreen[None]):
+    """A text for players, rendered from Markdown and scrollable; escape or q closes it."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,question_mark", "close", "Close")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "close", "Close")]
+
+    def __init__(self, markdown: str) -> None:
+        super().__init__()
+        self.markdown = markdown
 
     def compose(self) -> ComposeResult:
-        text = resources.files("kismet_dice").joinpath("RULES.md").read_text(encoding="utf-8")
         with VerticalScroll(id="rules-text"):
-            yield Markdown(text)
+            yield Markdown(self.markdown)
+
+    def on_mount(self) -> None:
+        # Focused, so ↑↓ and the page keys scroll the text at once.
+        self.query_one("#rules-text").focus()
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+
+class RulesScreen(MarkdownScreen):
+    """The rules of Kismet, written for players; F1 closes them too."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,f1", "close", "Close")]
+
+    def __init__(self) -> None:
+        super().__init__(texts.rules_markdown())
+
+
+class HelpScreen(MarkdownScreen):
+    """The guide to the program: keys, two-step entry, advice, settings; ? closes it too."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q,question_mark", "close", "Close"),
+        Binding("f1", "rules", "Rules"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__(texts.help_markdown())
+
+    def action_rules(self) -> None:
+        self.dismiss(None)
+        self.app.push_screen(RulesScreen())
 
 
 class RollOffScreen(ModalScreen[None]):

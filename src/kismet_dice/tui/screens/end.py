@@ -1,4 +1,4 @@
-"""The end of a game: final sheets, the winners, and how well everyone played."""
+"""The end of a game: the winners and totals, how well everyone played, and the final sheets."""
 
 from __future__ import annotations
 
@@ -7,20 +7,24 @@ from typing import ClassVar
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import VerticalScroll
+from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Label, Static
 
 from kismet_dice.session import Session, narration
 from kismet_dice.strategy import Computer, ComputerUnavailable, proficiency
-from kismet_dice.tui.widgets import SheetView
+from kismet_dice.tui.widgets import SheetView, sheet_width, sheets_that_fit
+
+MORE_BELOW = "More below: ↓ or PgDn scrolls."
 
 
 class EndScreen(Screen[None]):
-    """Final sheets and winners, then the proficiency summary once the computer has judged."""
+    """Winners and every total first, then the review (scrollable, and saying so when it does not
+    fit); the final sheets beside them, a page at a time when not all fit."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "done", "New game"),
+        Binding("s", "next_sheets", "Sheets"),
         Binding("f2", "app.show_hall", "Hall of Fame"),
         Binding("q", "app.quit", "Quit"),
     ]
@@ -29,23 +33,70 @@ class EndScreen(Screen[None]):
         super().__init__()
         self.session = session
         self.computer = computer
+        self.page = 0
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
-        with VerticalScroll(id="end"):
-            summary = self.session.result()
-            yield Label(summary, id="winners", classes="dialog-title")
+        game = self.session.game
+        with Vertical(id="end-left"):
+            yield Label(self.session.result(), id="winners", classes="dialog-title")
+            totals = "\n".join(
+                f"{name}: {game.total(seat)}"
+                for seat, name in sorted(enumerate(game.names), key=lambda each: -game.total(each[0]))
+            )
+            yield Static(totals, id="totals")
+            if self.session.assisted and self.session.humans:
+                yield Static(narration.ASSISTED, id="assisted")
+            with VerticalScroll(id="review"):
+                yield Static("", id="proficiency")
+            yield Static("", id="more")
+        with Vertical(id="right"):
+            yield Static("", id="sheet-hint")
             yield SheetView()
-            yield Static("", id="proficiency")
         yield Footer()
 
     def on_mount(self) -> None:
-        game = self.session.game
-        sheets = [game.sheet(seat) for seat in range(len(game.names))]
-        self.query_one(SheetView).show(game.names, sheets, None, {})
+        self.redraw()
         if self.computer is not None:
             self.query_one("#proficiency", Static).update("Working out how well everyone played…")
             self.judge(self.computer)
+        self.query_one("#review").focus()
+
+    def on_resize(self) -> None:
+        self.redraw()
+
+    def redraw(self) -> None:
+        game = self.session.game
+        players = len(game.names)
+        fit = sheets_that_fit(self.size.width - 40)
+        pages = -(-players // fit)
+        self.page %= pages
+        shown = tuple(range(self.page * fit, min(players, (self.page + 1) * fit)))
+        self.query_one("#right").styles.width = sheet_width(len(shown))
+        sheets = [game.sheet(seat) for seat in range(players)]
+        self.query_one(SheetView).show(game.names, sheets, None, {}, shown=shown)
+        hint = self.query_one("#sheet-hint", Static)
+        hint.display = len(shown) < players
+        hint.update(f"{len(shown)} of {players} sheets · s shows the others")
+        self.call_after_refresh(self.tell_more)
+
+    def tell_more(self) -> None:
+        """Say plainly when the review goes on below the screen, and how to scroll to it."""
+        review = self.query_one("#review", VerticalScroll)
+        more = self.query_one("#more", Static)
+        below = review.max_scroll_y > review.scroll_y
+        more.display = below
+        more.update(MORE_BELOW)
+
+    def on_mouse_scroll_down(self) -> None:
+        self.call_after_refresh(self.tell_more)
+
+    def on_key(self) -> None:
+        self.call_after_refresh(self.tell_more)
+
+    def action_next_sheets(self) -> None:
+        self.page += 1
+        self.redraw()
 
     @work(thread=True, exclusive=True)
     def judge(self, computer: Computer) -> None:
@@ -56,7 +107,11 @@ class EndScreen(Screen[None]):
             text = f"How well everyone played could not be worked out: {error}"
         else:
             text = "\n".join(narration.review(judged))
-        self.app.call_from_thread(self.query_one("#proficiency", Static).update, text)
+        self.app.call_from_thread(self.show_review, text)
+
+    def show_review(self, text: str) -> None:
+        self.query_one("#proficiency", Static).update(text)
+        self.call_after_refresh(self.tell_more)
 
     async def action_done(self) -> None:
         await self.app.run_action("new_game")

@@ -17,8 +17,16 @@ from kismet_dice.rules import IllegalAction
 from kismet_dice.session import MAX_SEATS, Seat, Setup
 from kismet_dice.storage import SavedGame
 from kismet_dice.strategy import LEVELS, Level
+from kismet_dice.tui.screens.dialogs import ConfirmScreen, HelpScreen, RulesScreen
 
 HUMAN = "human"
+
+
+class NameInput(Input):
+    """A player's name; ``?`` opens the help here too, so it is not typed into the name."""
+
+    def check_consume_key(self, key: str, character: str | None) -> bool:
+        return character != "?" and super().check_consume_key(key, character)
 
 
 class SeatRow(Horizontal):
@@ -30,7 +38,7 @@ class SeatRow(Horizontal):
         self.kinds = kinds
 
     def compose(self) -> ComposeResult:
-        yield Input(self.seat.name, placeholder="name", max_length=24, classes="seat-name")
+        yield NameInput(self.seat.name, placeholder="name", max_length=24, classes="seat-name")
         options = [(kind.capitalize() if kind == HUMAN else f"Computer, {kind}", kind) for kind in self.kinds]
         kind = self.seat.level or HUMAN
         yield Select(
@@ -43,16 +51,44 @@ class SeatRow(Horizontal):
         return Seat(name, None if kind == HUMAN else Level(str(kind)))
 
 
+class ResumeList(OptionList):
+    """The unfinished games; ``d`` (or delete) asks to discard the highlighted one."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("d,delete", "discard", "Discard")]
+
+    class Discard(Message):
+        def __init__(self, index: int) -> None:
+            super().__init__()
+            self.index = index
+
+    def action_discard(self) -> None:
+        if self.highlighted is not None:
+            self.post_message(self.Discard(self.highlighted))
+
+
+def describe_saved(saved: SavedGame) -> str:
+    """A saved game as the resume list shows it: players, totals, round, whose turn, when saved."""
+    return f"{saved.describe()} · saved {saved.saved.astimezone():%Y-%m-%d %H:%M}"
+
+
 class StartScreen(Screen[None]):
-    """Set up a game: one to six seats, each a person or a computer player; the house rule."""
+    """Set up a game: one to six seats, each a person or a computer player; the house rule.
+
+    Nothing is lost by leaving this screen, so esc (and q outside a name) quits at once; enter
+    starts the game from anywhere but a button, the resume list or an open drop-down.
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+s", "start", "Start", key_display="enter"),
-        Binding("ctrl+a", "add_seat", "Add player"),
-        Binding("ctrl+d", "remove_seat", "Remove last"),
-        Binding("f2", "hall", "Hall of Fame"),
+        Binding("enter", "start", "Start", priority=True),
+        # Priority: a name field would take ctrl+a and ctrl+d for moving and deleting.
+        Binding("ctrl+a", "add_seat", "Add player", show=False, priority=True),
+        Binding("ctrl+d", "remove_seat", "Remove last", show=False, priority=True),
+        Binding("question_mark", "help", "Help", key_display="?", priority=True),
         Binding("f1", "rules", "Rules"),
-        Binding("ctrl+q", "app.quit", "Quit"),
+        Binding("f2", "hall", "Hall"),
+        Binding("f3", "settings", "Settings"),
+        Binding("escape", "app.quit", "Quit", key_display="esc"),
+        Binding("q", "app.quit", "Quit", show=False),
     ]
 
     class Start(Message):
@@ -61,6 +97,13 @@ class StartScreen(Screen[None]):
         def __init__(self, setup: Setup) -> None:
             super().__init__()
             self.setup = setup
+
+    class DiscardGame(Message):
+        """The person confirmed discarding a saved game."""
+
+        def __init__(self, saved: SavedGame) -> None:
+            super().__init__()
+            self.saved = saved
 
     class Resume(Message):
         """The person asked to resume a saved game."""
@@ -79,15 +122,12 @@ class StartScreen(Screen[None]):
         yield Header(show_clock=False)
         if self.unfinished:
             with Vertical(id="resume"):
-                yield Label("Resume an unfinished game (↑↓ and enter, or click):", classes="dialog-title")
-                yield OptionList(
-                    *(
-                        Option(
-                            f"{saved.describe()} · saved {saved.saved.astimezone():%Y-%m-%d %H:%M}",
-                            str(saved.id),
-                        )
-                        for saved in self.unfinished
-                    ),
+                yield Label(
+                    "Resume a game: shift+tab, ↑↓ and enter, or click; d discards one.",
+                    classes="dialog-title",
+                )
+                yield ResumeList(
+                    *(Option(describe_saved(saved), str(saved.id)) for saved in self.unfinished),
                     id="unfinished",
                 )
         with Vertical(id="setup"):
@@ -106,16 +146,36 @@ class StartScreen(Screen[None]):
             yield Label("", id="problem", classes="problem")
             with Horizontal(classes="buttons"):
                 yield Button("Start (enter)", id="start", variant="primary")
-                yield Button("Hall of Fame (F2)", id="hall")
+                yield Button("Help (?)", id="help")
                 yield Button("Rules (F1)", id="rules")
+                yield Button("Hall (F2)", id="hall")
+                yield Button("Settings (F3)", id="settings")
         yield Footer()
 
     def on_mount(self) -> None:
         self.title = "Kismet"
-        if self.unfinished:
-            self.query_one(OptionList).focus()
-        else:
-            self.query_one("#start", Button).focus()
+        # Typing a name is the first thing to do; the games to resume are one shift+tab away.
+        self.query(Input).first().focus()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "start":
+            # A button presses itself, the resume list resumes, and an open drop-down picks.
+            focused = self.focused
+            if isinstance(focused, (Button, OptionList)) or any(
+                select.expanded for select in self.query(Select)
+            ):
+                return False
+        return True
+
+    def on_resume_list_discard(self, message: ResumeList.Discard) -> None:
+        saved = self.unfinished[message.index]
+        question = f"Discard this unfinished game for good?\n{describe_saved(saved)}"
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                self.post_message(self.DiscardGame(saved))
+
+        self.app.push_screen(ConfirmScreen(question), answer)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.post_message(self.Resume(self.unfinished[event.option_index]))
@@ -139,7 +199,8 @@ class StartScreen(Screen[None]):
             self.query_one("#problem", Label).update(f"A table has at most {MAX_SEATS} players.")
             return
         taken = {row.read().name for row in rows}
-        name = next(f"Player {n}" for n in range(1, MAX_SEATS + 2) if f"Player {n}" not in taken)
+        first = len(rows) + 1
+        name = next(f"Player {n}" for n in range(first, first + MAX_SEATS + 1) if f"Player {n}" not in taken)
         self.query_one("#seats").mount(SeatRow(Seat(name), self.kinds))
 
     def action_remove_seat(self) -> None:
@@ -151,20 +212,26 @@ class StartScreen(Screen[None]):
         await self.app.run_action("show_hall")
 
     def action_rules(self) -> None:
-        from kismet_dice.tui.screens.dialogs import RulesScreen
-
         self.app.push_screen(RulesScreen())
 
-    def on_input_submitted(self) -> None:
-        self.action_start()
+    def action_help(self) -> None:
+        self.app.push_screen(HelpScreen())
+
+    async def action_settings(self) -> None:
+        await self.app.run_action("settings")
 
     async def on_button_pressed(self, event: Button.Pressed) -> None:
-        await self.run_action(
-            {
-                "start": "start",
-                "add": "add_seat",
-                "remove": "remove_seat",
-                "hall": "hall",
-                "rules": "rules",
-            }[event.button.id or ""]
-        )
+        # The methods themselves: a button's press is never refused as enter on a button is.
+        actions = {
+            "start": self.action_start,
+            "add": self.action_add_seat,
+            "remove": self.action_remove_seat,
+            "help": self.action_help,
+            "rules": self.action_rules,
+        }
+        if event.button.id in actions:
+            actions[event.button.id]()
+        elif event.button.id == "hall":
+            await self.action_hall()
+        elif event.button.id == "settings":
+            await self.action_settings()

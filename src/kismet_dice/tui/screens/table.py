@@ -10,15 +10,30 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, RichLog
+from textual.widgets import DataTable, Footer, Header, RichLog, Static
 
 from kismet_dice.game import Rolled, RollOff, Score, Scored, SecondKismet
 from kismet_dice.rules import Box, IllegalAction
 from kismet_dice.session import COMPUTER_PACE, Session, Told, Unsaved, narration
 from kismet_dice.strategy import Computer, Option, hold_for
-from kismet_dice.tui.screens.dialogs import ConfirmScreen, NoticeScreen, RollOffScreen, RulesScreen
+from kismet_dice.tui.screens.dialogs import (
+    ConfirmScreen,
+    HelpScreen,
+    NoticeScreen,
+    RollOffScreen,
+    RulesScreen,
+)
 from kismet_dice.tui.screens.strategy import AdviceScreen, PreparingScreen
-from kismet_dice.tui.widgets import BOX_OF_KEY, DiceTray, DieView, SheetView, Status
+from kismet_dice.tui.widgets import (
+    BOX_OF_KEY,
+    KEY_OF_BOX,
+    DiceTray,
+    DieView,
+    SheetView,
+    Status,
+    sheet_width,
+    sheets_that_fit,
+)
 
 
 def _hold_bindings() -> list[Binding]:
@@ -27,14 +42,19 @@ def _hold_bindings() -> list[Binding]:
 
 
 def _box_bindings() -> list[Binding]:
-    return [Binding(key, f"score('{box.name}')", box.label, show=False) for key, box in BOX_OF_KEY.items()]
+    return [Binding(key, f"box('{box.name}')", box.label, show=False) for key, box in BOX_OF_KEY.items()]
 
 
 class TableScreen(Screen[None]):
     """A game in progress. Everything shown is drawn from the session after every change.
 
-    The dice a person means to hold are this screen's own until the roll, which carries them.
-    The screen tells the app that the game is over, or that the person leaves, by messages.
+    The dice a person means to hold, the box chosen for entry and which sheets are shown are
+    this screen's own; the roll carries the held dice. The screen tells the app that the game
+    is over, or that the person leaves, by messages.
+
+    Entering a box takes two steps, since a filled box never changes: a box's letter, ↑↓ or a
+    click chooses it and shows what it would score; the same letter, Enter or a second click
+    enters it. With ``enter_at_once`` the first step enters (a zero is still confirmed).
     """
 
     class GameOver(Message):
@@ -50,21 +70,35 @@ class TableScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         *_hold_bindings(),
         Binding("space,r", "roll", "Roll", key_display="space"),
-        Binding("enter", "score_highlighted", "Score", key_display="enter", show=True),
+        Binding("enter", "enter_choice", "Enter", key_display="enter"),
         *_box_bindings(),
+        Binding("escape", "drop_choice", "Drop choice", show=False),
         Binding("h", "advice", "Advice"),
-        Binding("question_mark", "rules", "Rules", key_display="?"),
+        Binding("s", "next_sheets", "Sheets"),
+        Binding("question_mark", "help", "Help", key_display="?"),
+        Binding("f1", "rules", "Rules"),
+        Binding("f2", "app.show_hall", "Hall of Fame", show=False),
         Binding("q", "quit_game", "Quit"),
     ]
 
     def __init__(
-        self, session: Session, *, computer: Computer | None = None, pace: float = COMPUTER_PACE
+        self,
+        session: Session,
+        *,
+        computer: Computer | None = None,
+        pace: float = COMPUTER_PACE,
+        enter_at_once: bool = False,
     ) -> None:
         super().__init__()
         self.session = session
         self.computer = computer
         self.pace = pace
+        self.enter_at_once = enter_at_once
         self.hold: frozenset[int] = frozenset()
+        self.chosen: Box | None = None
+        self.page = 0
+        self._page_turn: int | None = None
+        self._cursor_box: Box | None = Box.ONES
         self._told_saving = False
 
     def compose(self) -> ComposeResult:
@@ -72,13 +106,18 @@ class TableScreen(Screen[None]):
         with Vertical(id="left"):
             yield DiceTray(id="tray")
             yield Status(id="status")
+            yield Static("", id="choice")
             yield RichLog(id="log", wrap=True, markup=False, min_width=1)
-        yield SheetView()
+        with Vertical(id="right"):
+            yield Static("", id="sheet-hint")
+            yield SheetView()
         yield Footer()
 
     def on_mount(self) -> None:
         self.title = "Kismet"
-        self.query_one(SheetView).focus()
+        sheet = self.query_one(SheetView)
+        sheet.enter_at_once = self.enter_at_once
+        sheet.focus()
         self.redraw()
         game = self.session.game
         fresh = not any(isinstance(event, (Rolled, Scored)) for event in game.history)
@@ -88,15 +127,67 @@ class TableScreen(Screen[None]):
             self.app.push_screen(RollOffScreen(game.names, rounds, game.first_player))
         self.schedule_computer()
 
+    def on_resize(self) -> None:
+        self.redraw()
+
     # --- drawing ------------------------------------------------------------------------
+
+    def fitting(self) -> int:
+        """How many sheets fit beside the dice: the dice and the log keep 40 columns at least."""
+        return sheets_that_fit(self.size.width - 40)
+
+    def shown_seats(self) -> tuple[int, ...]:
+        """The seats whose sheets are shown: a page of them, the current player's at each turn."""
+        players = len(self.session.game.names)
+        fit = self.fitting()
+        pages = -(-players // fit)
+        current = self.session.game.current_player
+        if current is not None and current != self._page_turn:
+            # A new turn shows the sheet of the player whose turn it is.
+            self._page_turn = current
+            self.page = current // fit
+        self.page %= pages
+        return tuple(range(self.page * fit, min(players, (self.page + 1) * fit)))
 
     def redraw(self) -> None:
         game = self.session.game
+        players = len(game.names)
+        shown = self.shown_seats()
+        self.query_one("#right").styles.width = sheet_width(len(shown))
         self.query_one(DiceTray).show(game.dice, self.held())
-        sheets = [game.sheet(seat) for seat in range(len(game.names))]
+        sheets = [game.sheet(seat) for seat in range(players)]
         options = game.options() if not self.session.is_computer_turn else {}
-        self.query_one(SheetView).show(game.names, sheets, game.current_player, options)
+        if self.chosen is not None and self.chosen not in options:
+            self.chosen = None
+        self.query_one(SheetView).show(
+            game.names, sheets, game.current_player, options, chosen=self.chosen, shown=shown
+        )
         self.query_one(Status).update(self.status_text())
+        hint = self.query_one("#sheet-hint", Static)
+        hint.display = len(shown) < players
+        if len(shown) < players:
+            hint.update(f"{len(shown)} of {players} sheets · s shows the others")
+        choice = self.query_one("#choice", Static)
+        if choice.display != (self.chosen is not None):
+            # The log gets shorter or taller: keep its latest line in view.
+            log = self.query_one(RichLog)
+            self.call_after_refresh(log.scroll_end, animate=False)
+        choice.display = self.chosen is not None
+        choice.update(self.choice_text())
+
+    def choice_text(self) -> str:
+        """What the chosen box would score, and how to enter it or drop it."""
+        box = self.chosen
+        if box is None:
+            return ""
+        points = self.session.game.options().get(box, 0)
+        key = KEY_OF_BOX[box]
+        if points:
+            return f"Chosen: {box.label}, {points} points.\n{key} again or enter enters it; esc drops it."
+        return (
+            f"Chosen: {box.label} would score 0: entering it puts a 0 there for good.\n"
+            f"{key} again or enter enters the 0; esc drops it."
+        )
 
     def held(self) -> tuple[int, ...] | frozenset[int]:
         """The dice shown held: a person's choice, or what the computer kept at its last roll."""
@@ -115,13 +206,18 @@ class TableScreen(Screen[None]):
             action = "press space to roll" if not seat.is_computer else "thinking…"
         elif seat.is_computer:
             action = "thinking…"
-        elif game.rolls_left:
-            rolls = f"{game.rolls_left} roll{'s' if game.rolls_left > 1 else ''} left"
-            action = f"{rolls} · 1-5 hold · space rolls"
         else:
-            action = "no rolls left: a-p or ↑↓ enter scores"
+            choose = "a-p or ↑↓ choose a box" if not self.enter_at_once else "a-p enter a box"
+            if game.rolls_left:
+                action = f"{narration.rolls_left(game.rolls_left)} · 1-5 hold · space rolls · {choose}"
+            else:
+                action = f"no rolls left: {choose}"
         assisted = " · assisted" if self.session.assisted else ""
-        return f"Round {game.round} · {whose}{assisted}\n{action}"
+        current = game.current_player
+        assert current is not None
+        needed = narration.bonus_needed(game.sheet(current))
+        bonus_line = f"\nBonus: {needed}" if needed else ""
+        return f"Round {game.round} · {whose}{assisted}\n{action}{bonus_line}"
 
     def _log(self, line: str) -> None:
         self.query_one(RichLog).write(line)
@@ -136,6 +232,7 @@ class TableScreen(Screen[None]):
     def after_change(self, told: Sequence[Told]) -> None:
         if any(isinstance(each.event, (Scored, RollOff)) for each in told) or not self.session.game.dice:
             self.hold = frozenset()
+            self.chosen = None
         self.redraw()
         self._tell(told)
         problem = self.session.keeper.problem
@@ -208,9 +305,56 @@ class TableScreen(Screen[None]):
             return
         self.after_change(told)
 
+    def action_box(self, box_name: str) -> None:
+        """A box's letter: the first press chooses the box, the same letter again enters it."""
+        box = Box[box_name]
+        if self.enter_at_once or self.chosen is box:
+            self.action_score(box.name)
+        else:
+            self.choose(box)
+
+    def choose(self, box: Box, *, quietly: bool = False) -> None:
+        """Mark ``box`` as chosen and show what it would score; nothing is entered yet.
+
+        ``quietly`` (moving with ↑↓ or a click) passes over what cannot be chosen without a word.
+        """
+        self._cursor_box = box
+        self.query_one(SheetView).point_at(box)
+        game = self.session.game
+        if game.is_over or self.session.is_computer_turn or not game.dice or box not in game.options():
+            self.chosen = None
+            if not quietly:
+                if not self._person_may_act():
+                    return
+                if not game.dice:
+                    self._refuse(IllegalAction("roll the dice before choosing a box"))
+                else:
+                    self._refuse(IllegalAction(f"{box.label} is already filled"))
+            self.redraw()
+            return
+        self.chosen = box
+        self.redraw()
+
+    def action_drop_choice(self) -> None:
+        if self.chosen is not None:
+            self.chosen = None
+            self.redraw()
+
+    def action_enter_choice(self) -> None:
+        """Enter: enters the chosen box, or chooses the highlighted one when none is chosen."""
+        box = self.query_one(SheetView).box_at_cursor()
+        if self.chosen is not None and (self.chosen is box or box is None):
+            self._enter_checked(self.chosen, confirm_zero=False)
+        elif box is not None:
+            self.action_box(box.name)
+
     def action_score(self, box_name: str) -> None:
+        """Enter a box at once (advice, or the setting "enter at once"): a zero is confirmed."""
         box = Box[box_name]
         self.query_one(SheetView).point_at(box)
+        self._enter_checked(box, confirm_zero=True)
+
+    def _enter_checked(self, box: Box, *, confirm_zero: bool) -> None:
         if not self._person_may_act():
             return
         game = self.session.game
@@ -221,7 +365,7 @@ class TableScreen(Screen[None]):
         if box not in options:
             self._refuse(IllegalAction(f"{box.label} is already filled"))
             return
-        if options[box] == 0:
+        if options[box] == 0 and confirm_zero:
             question = f"{box.label} would score 0. Enter the zero?"
             self.app.push_screen(ConfirmScreen(question), lambda yes: self._enter(box) if yes else None)
             return
@@ -233,16 +377,39 @@ class TableScreen(Screen[None]):
         except (IllegalAction, Unsaved) as error:
             self._refuse(error)
             return
+        self.chosen = None
         self.after_change(told)
 
-    def action_score_highlighted(self) -> None:
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        # ↑↓ or a first click moves the highlight: that chooses the box (step one).
+        event.stop()
         box = self.query_one(SheetView).box_at_cursor()
-        if box is not None:
-            self.action_score(box.name)
+        if box is self._cursor_box:
+            return  # the same row again, as after the sheets were redrawn
+        self._cursor_box = box
+        if box is None or self.enter_at_once:
+            return
+        if box is not self.chosen:
+            self.choose(box, quietly=True)
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        # Enter on the sheet, or a second click on the same row.
         event.stop()
-        self.action_score_highlighted()
+        box = self.query_one(SheetView).box_at_cursor()
+        if box is None:
+            return
+        if self.enter_at_once:
+            self.action_score(box.name)
+        else:
+            self.action_enter_choice()
+
+    def action_next_sheets(self) -> None:
+        players = len(self.session.game.names)
+        if players <= self.fitting():
+            self.notify("Every sheet is shown.", timeout=3)
+            return
+        self.page += 1
+        self.redraw()
 
     def action_advice(self) -> None:
         if not self._person_may_act():
@@ -293,6 +460,9 @@ class TableScreen(Screen[None]):
 
     def action_rules(self) -> None:
         self.app.push_screen(RulesScreen())
+
+    def action_help(self) -> None:
+        self.app.push_screen(HelpScreen())
 
     def action_quit_game(self) -> None:
         saved = self.session.version > 0 and self.session.keeper.problem is None

@@ -16,12 +16,14 @@ from kismet_dice.web.deps import SeatToken, Service
 from kismet_dice.web.errors import RESPONSES, message_of, status_of, validation_message
 from kismet_dice.web.limits import MAX_MESSAGE_CHARACTERS
 from kismet_dice.web.live import POLICY, Page, Refused
+from kismet_dice.web.ratelimit import ACTION, NEW_GAME, TOO_MANY, Limiter, client_of, limiter_of
 from kismet_dice.web.schemas import (
     Advice,
     ErrorMessage,
     GameView,
     HallAnswer,
     HallRequest,
+    HelloMessage,
     Invitation,
     NewGame,
     NewGameRequest,
@@ -34,18 +36,23 @@ from kismet_dice.web.schemas import (
     SeatView,
     SyncMessage,
 )
+from kismet_dice.web.service import WebService
 from kismet_dice.web.views import hall_entry_view, option_view, proficiency_view
 
 router = APIRouter(prefix="/api/games", tags=["games"], responses=RESPONSES)
 
-PAGE_MESSAGE: TypeAdapter[RollMessage | ScoreMessage | SyncMessage] = TypeAdapter(PageMessage)
+PAGE_MESSAGE: TypeAdapter[RollMessage | ScoreMessage | SyncMessage | HelloMessage] = TypeAdapter(PageMessage)
 
 
-@router.post("", status_code=201)
+@router.post("", status_code=201, dependencies=[NEW_GAME], responses=TOO_MANY)
 async def new_game(request: NewGameRequest, service: Service) -> NewGame:
     """Set up a game: the dice decide who begins; the answer holds each seat's invitation link."""
     seats = tuple(Seat(seat.name, seat.computer) for seat in request.players)
-    setup = Setup(seats, HouseRules(zero_kismet_counts=request.zero_kismet_counts))
+    return set_up(service, Setup(seats, HouseRules(zero_kismet_counts=request.zero_kismet_counts)))
+
+
+def set_up(service: WebService, setup: Setup) -> NewGame:
+    """A new game of ``setup``: its id, its plain link, one invitation link per person's seat."""
     created = service.tables.create(setup)
     table = created.table
     answer = NewGame(
@@ -79,21 +86,21 @@ async def seat(table_id: str, service: Service, token: SeatToken = None) -> Seat
     return SeatView(seat=number, name=table.session.game.names[number])
 
 
-@router.post("/{table_id}/roll")
+@router.post("/{table_id}/roll", dependencies=[ACTION], responses=TOO_MANY)
 async def roll(table_id: str, request: RollRequest, service: Service, token: SeatToken = None) -> GameView:
     """Roll every die not held, for the seat whose turn it is."""
     change = service.tables.act(table_id, token, Roll(tuple(request.hold)))
     return service.view(change.table)
 
 
-@router.post("/{table_id}/score")
+@router.post("/{table_id}/score", dependencies=[ACTION], responses=TOO_MANY)
 async def score(table_id: str, request: ScoreRequest, service: Service, token: SeatToken = None) -> GameView:
     """Enter the dice in a box, ending the turn."""
     change = service.tables.act(table_id, token, Score(request.box))
     return service.view(service.follow(change.table))
 
 
-@router.post("/{table_id}/advice")
+@router.post("/{table_id}/advice", dependencies=[ACTION], responses=TOO_MANY)
 async def advice(table_id: str, service: Service, token: SeatToken = None) -> Advice:
     """The computer's advice on your dice: every option with the expected final total, best first.
 
@@ -118,7 +125,7 @@ async def how_well(table_id: str, service: Service) -> ProficiencyView:
     return proficiency_view(table, proficiency(table.session.game, advisor))
 
 
-@router.post("/{table_id}/hall")
+@router.post("/{table_id}/hall", dependencies=[ACTION], responses=TOO_MANY)
 async def enter_hall(
     table_id: str, request: HallRequest, service: Service, token: SeatToken = None
 ) -> HallAnswer:
@@ -143,6 +150,8 @@ def _error(status: int, message: str) -> str:
 async def live(socket: WebSocket, table_id: str, service: Service) -> None:
     """The game's live page: the whole game at once, then each change (see the API description)."""
     await socket.accept()
+    # Actions sent over the socket count against the client's rate like those sent by POST.
+    limiter, client = limiter_of(socket), client_of(socket)
     try:
         table = service.tables.get(table_id)
         page = service.hub.join(table.id, socket)
@@ -160,7 +169,7 @@ async def live(socket: WebSocket, table_id: str, service: Service) -> None:
             incoming = await socket.receive()
             if incoming["type"] == "websocket.disconnect":
                 return
-            refusal = _act(service, page, table_id, incoming.get("text"))
+            refusal = _act(service, page, table_id, incoming.get("text"), (limiter, client))
             if refusal is not None:
                 service.hub.send(page, _error(*refusal))
     except (WebSocketDisconnect, asyncio.CancelledError):
@@ -168,13 +177,18 @@ async def live(socket: WebSocket, table_id: str, service: Service) -> None:
         return
     finally:
         service.hub.leave(page)
+        if page.seat is not None:
+            service.tell_presence(table_id)
         if page.closing is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(socket.close(code=1013, reason=page.closing[:120]), 1.0)
 
 
-def _act(service: Service, page: Page, table_id: str, text: str | None) -> tuple[int, str] | None:
-    """Carry out one message from a page; the refusal (status, words) if it is refused."""
+def _act(
+    service: Service, page: Page, table_id: str, text: str | None, limits: tuple[Limiter, str]
+) -> tuple[int, str] | None:
+    """Carry out one message from a page; the refusal (status, words) if it is refused.
+    ``limits`` is the server's limiter and the page's client, whose rate actions count against."""
     if text is None:
         return 400, "send JSON text, not binary data"
     if len(text) > MAX_MESSAGE_CHARACTERS:
@@ -186,9 +200,15 @@ def _act(service: Service, page: Page, table_id: str, text: str | None) -> tuple
     try:
         if isinstance(message, SyncMessage):
             service.hub.send(page, service.state_message(service.tables.get(table_id)))
+        elif isinstance(message, HelloMessage):
+            # Checked against the seat's digest like any action: a page cannot claim a seat it lacks.
+            page.seat = service.tables.get(table_id).seat_of(message.token)
+            service.tell_presence(table_id)
         elif isinstance(message, RollMessage):
+            limits[0].action(limits[1])
             service.tables.act(table_id, message.token, Roll(tuple(message.hold)))
         else:
+            limits[0].action(limits[1])
             change = service.tables.act(table_id, message.token, Score(message.box))
             service.follow(change.table)
     except Exception as error:

@@ -6,15 +6,19 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
+from kismet_dice import texts
 from kismet_dice.session import LIMITS
+from kismet_dice.web.guard import Protections
 from kismet_dice.web.limits import MAX_BODY_BYTES, MAX_MESSAGE_CHARACTERS
-from kismet_dice.web.schemas import LimitsView, Rules
+from kismet_dice.web.ratelimit import Rate
+from kismet_dice.web.schemas import LimitsView, RateView, Rules
 
 STATIC = Path(str(resources.files("kismet_dice.web").joinpath("static")))
-PAGES = ("/", "/games/{table_id}", "/rules", "/hall")
+PAGES = ("/", "/games/{table_id}", "/hall")
+LOADING = '<main id="main" tabindex="-1"><p>Loading…</p></main>'
 
 router = APIRouter()
 
@@ -30,6 +34,31 @@ for path in PAGES:
         return HTMLResponse(_index())
 
 
+def _article(markdown: str, title: str) -> str:
+    """The page with the text rendered on the server (raw HTML in the Markdown is escaped)."""
+    page = _index().replace("<title>Kismet</title>", f"<title>{title} · Kismet</title>")
+    article = (
+        f'<main id="main" tabindex="-1"><article class="rules">{texts.to_html(markdown)}</article></main>'
+    )
+    return page.replace(LOADING, article)
+
+
+@router.get("/rules", include_in_schema=False)
+async def rules_page() -> HTMLResponse:
+    return HTMLResponse(_article(texts.rules_markdown(), "Rules"))
+
+
+@router.get("/help", include_in_schema=False)
+async def help_page() -> HTMLResponse:
+    return HTMLResponse(_article(texts.help_markdown(), "How to play"))
+
+
+@router.get("/api/rules.html", tags=["pages"])
+async def rules_html() -> Rules:
+    """The rules as an HTML fragment rendered on the server (for the rules dialog of a game)."""
+    return Rules(text=texts.to_html(texts.rules_markdown()))
+
+
 @router.get("/api/rules", tags=["pages"])
 async def rules() -> Rules:
     """The rules of Kismet as this program plays them, in Markdown."""
@@ -37,8 +66,10 @@ async def rules() -> Rules:
 
 
 @router.get("/api/limits", tags=["pages"])
-async def limits() -> LimitsView:
-    """The limits a page must respect: seats, names, levels, boxes, and the size of what it sends."""
+async def limits(request: Request) -> LimitsView:
+    """The limits a page must respect: seats, names, levels, boxes, the size of what it sends, the
+    rates of new games and actions per client address, and when untouched games expire."""
+    protections: Protections = request.app.state.protections
     return LimitsView(
         max_seats=LIMITS.max_seats,
         max_name_length=LIMITS.max_name_length,
@@ -47,4 +78,11 @@ async def limits() -> LimitsView:
         computer_pace=LIMITS.computer_pace,
         max_body_bytes=MAX_BODY_BYTES,
         max_message_characters=MAX_MESSAGE_CHARACTERS,
+        new_games=_rate(protections.rate_games),
+        actions=_rate(protections.rate_actions),
+        expire_days=protections.expire_days or None,
     )
+
+
+def _rate(rate: Rate | None) -> RateView | None:
+    return None if rate is None else RateView(count=rate.count, seconds=rate.seconds)

@@ -27,7 +27,20 @@ export const newGame = (players, zeroKismetCounts) =>
 export const getGame = (id) => call("GET", `/api/games/${encodeURIComponent(id)}`);
 export const roll = (id, token, hold) => call("POST", `/api/games/${encodeURIComponent(id)}/roll`, { hold }, token);
 export const score = (id, token, box) => call("POST", `/api/games/${encodeURIComponent(id)}/score`, { box }, token);
-export const rules = () => call("GET", "/api/rules");
+export const rulesHtml = () => call("GET", "/api/rules.html");
+export const again = (id, token) => call("POST", `/api/games/${encodeURIComponent(id)}/again`, undefined, token);
+
+// A link as a QR code: SVG drawn on the server, parsed here (never run as markup of the page).
+export async function qr(link) {
+  const response = await fetch("/api/qr", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ link }),
+  });
+  if (!response.ok) throw new Error("the QR code could not be made");
+  const svg = new DOMParser().parseFromString(await response.text(), "image/svg+xml").documentElement;
+  return document.importNode(svg, true);
+}
 export const seat = (id, token) => call("GET", `/api/games/${encodeURIComponent(id)}/seat`, undefined, token);
 export const hall = () => call("GET", "/api/hall");
 export const advice = (id, token) => call("POST", `/api/games/${encodeURIComponent(id)}/advice`, undefined, token);

@@ -3,6 +3,13 @@
 import { hall } from "./api.js";
 import { el } from "./dom.js";
 
+// As the terminal shows it: YYYY-MM-DD HH:MM, local time.
+const two = (n) => String(n).padStart(2, "0");
+function when(iso) {
+  const d = new Date(iso);
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
+}
+
 export async function showHall(main) {
   try {
     const entries = await hall();
@@ -21,7 +28,7 @@ export async function showHall(main) {
                 el("td", {}, entry.rank),
                 el("td", { class: "player-name" }, entry.name),
                 el("td", {}, entry.total),
-                el("td", {}, new Date(entry.date).toLocaleDateString()),
+                el("td", {}, when(entry.date)),
                 el("td", {}, entry.players),
               ),
             ),

@@ -2,6 +2,7 @@
 
 import { limits, newGame } from "./api.js";
 import { el, replace } from "./dom.js";
+import { forget, remember, yourGames } from "./games.js";
 
 // The limits (seats, name length, computer levels) are the server's: it defines each once.
 export async function showLobby(main) {
@@ -99,14 +100,45 @@ export async function showLobby(main) {
     }));
     try {
       const game = await newGame(players, houseRule.checked);
-      // The invitations are shown once, to whoever set the game up; the table page shows them too.
-      sessionStorage.setItem(`kismet-invitations-${game.id}`, JSON.stringify(game.invitations));
+      // The host keeps the invitations (shown on the table until each seat joins) and the game
+      // is one of "your games" here, to come back to.
+      const own = game.invitations.length ? game.invitations[0].link : game.watch_link;
+      remember(game.id, {
+        link: own,
+        names: players.map((player) => player.name.trim()),
+        invitations: game.invitations.slice(1),
+      });
       // The first person plays here; a table of computers only is watched.
-      location.assign(game.invitations.length ? game.invitations[0].link : game.watch_link);
+      location.assign(own);
     } catch (failure) {
       error.textContent = failure.message;
     }
   });
-  replace(main, form);
+  replace(main, form, ourGames());
   addSeat("").focus();
+}
+
+// The unfinished games this browser holds a link to.
+function ourGames() {
+  const games = yourGames().filter((game) => !game.over && game.link);
+  if (!games.length) return null;
+  const list = el("ul", { id: "your-games", class: "your-games" });
+  for (const game of games) {
+    const started = new Date(game.started).toLocaleString();
+    const drop = el("button", { type: "button", class: "forget", "aria-label": `Forget the game of ${(game.names || ["a game"]).join(", ")}` }, "Forget");
+    const item = el(
+      "li",
+      {},
+      el("a", { href: game.link }, (game.names || ["a game"]).join(", ")),
+      el("span", { class: "hint" }, ` started ${started}`),
+      " ",
+      drop,
+    );
+    drop.addEventListener("click", () => {
+      forget(game.id);
+      item.remove();
+    });
+    list.append(item);
+  }
+  return el("section", { class: "lobby" }, el("h2", {}, "Your games"), list);
 }

@@ -1,15 +1,16 @@
-// One page for every address: the path says what to show.
+// One page for every address: the path says what to show. The rules and the help come rendered
+// from the server; the other pages are drawn here.
 
 import { showHall } from "./hall.js";
 import { showLobby } from "./lobby.js";
-import { showRules } from "./rules.js";
-import { showTable } from "./table.js";
+import { installSettings } from "./settings.js";
+import { showTable } from "./table/index.js";
 
+installSettings();
 const main = document.getElementById("main");
 const path = location.pathname;
 const game = path.match(/^\/games\/([A-Za-z0-9_-]+)$/);
 
 if (game) showTable(main, game[1]);
-else if (path === "/rules") showRules(main);
 else if (path === "/hall") showHall(main);
-else showLobby(main);
+else if (path === "/") showLobby(main);

@@ -1,0 +1,175 @@
+"""Benchmark: the web server under a load of concurrent games with live watchers.
+
+N games are played by HTTP clients (a roll, then an entry in the first open box, again and
+again) at a steady total rate, while W watchers per game follow each game over its WebSocket.
+Three servers are measured in one run, each a real ``kismet serve`` process on 127.0.0.1:
+one process on SQLite, one on PostgreSQL, and ``--workers 2`` on PostgreSQL (a throwaway
+cluster from the system's binaries, as the tests start it). For each: actions per second
+answered, p50/p99 answer time of an action, server CPU per action (the processor time of the
+server and its workers, from /proc, over the load alone), and the messages the watchers got.
+
+Run: ``PYTHONPATH=src .venv/bin/python bench/bench_web.py [--games 20] [--watchers 3] [--rate 100]
+[--seconds 15]``. The load stays on loopback and ends after ``--seconds``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx2
+from websockets.asyncio.client import connect
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests.support: the servers, PostgreSQL
+from tests.support.postgres import Cluster
+from tests.support.processes import Server
+
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid: int) -> float:
+    """Processor time (user + system) of ``pid`` and of every process it started that is alive."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    total = (int(fields[11]) + int(fields[12])) / TICKS
+    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    return total + sum(cpu_seconds(int(child)) for child in children)
+
+
+@dataclass
+class Load:
+    latencies: list[float] = field(default_factory=list)
+    refused: int = 0
+    messages: int = 0
+
+
+async def watch(url: str, load: Load, stop: asyncio.Event) -> None:
+    async with connect(url, max_queue=None) as socket:
+        while not stop.is_set():
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(0.5):
+                    await socket.recv()
+                    load.messages += 1
+
+
+async def play(
+    http: httpx2.AsyncClient, game_id: str, tokens: list[str], gap: float, load: Load, stop: asyncio.Event
+) -> None:
+    view: dict[str, Any] = (await http.get(f"/api/games/{game_id}")).json()
+    due = time.monotonic()
+    while not stop.is_set() and not view["over"]:
+        due += gap
+        await asyncio.sleep(max(0.0, due - time.monotonic()))
+        headers = {"X-Seat-Token": tokens[view["current_player"]]}
+        started = time.perf_counter()
+        if view["rolls_left"] == 3:
+            answer = await http.post(f"/api/games/{game_id}/roll", json={}, headers=headers)
+        else:
+            player = view["players"][view["current_player"]]
+            box = next(entry["box"] for entry in player["sheet"] if entry["option"] is not None)
+            answer = await http.post(f"/api/games/{game_id}/score", json={"box": box}, headers=headers)
+        load.latencies.append(time.perf_counter() - started)
+        if answer.status_code != 200:
+            load.refused += 1
+            view = (await http.get(f"/api/games/{game_id}")).json()
+        else:
+            view = answer.json()
+
+
+async def run_load(
+    server: Server, games: int, watchers: int, rate: float, seconds: float
+) -> dict[str, float]:
+    load = Load()
+    stop = asyncio.Event()
+    limits = httpx2.Limits(max_connections=games + 4)
+    async with httpx2.AsyncClient(base_url=server.url, timeout=30, limits=limits) as http:
+        created = []
+        for _ in range(games):
+            players = [{"name": "Ann"}, {"name": "Bob"}]  # two seats: a game outlasts the run
+            body = (await http.post("/api/games", json={"players": players})).json()
+            tokens = [invitation["link"].split("#seat=", 1)[1] for invitation in body["invitations"]]
+            created.append((body["id"], tokens))
+        ws = server.url.replace("http://", "ws://")
+        tasks = [
+            asyncio.create_task(watch(f"{ws}/api/games/{game_id}/live", load, stop))
+            for game_id, _ in created
+            for _ in range(watchers)
+        ]
+        await asyncio.sleep(0.5)  # every watcher has its first state
+        cpu_before, started = cpu_seconds(server.pid), time.monotonic()
+        tasks += [
+            asyncio.create_task(play(http, game_id, tokens, games / rate, load, stop))
+            for game_id, tokens in created
+        ]
+        await asyncio.sleep(seconds)
+        stop.set()
+        await asyncio.gather(*tasks[len(created) * watchers :])
+        elapsed, cpu = time.monotonic() - started, cpu_seconds(server.pid) - cpu_before
+        await asyncio.gather(*tasks[: len(created) * watchers])
+    actions = len(load.latencies)
+    ordered = sorted(load.latencies)
+    return {
+        "actions_per_second": actions / elapsed,
+        "p50_ms": 1000 * statistics.median(ordered),
+        "p99_ms": 1000 * ordered[min(actions - 1, int(0.99 * actions))],
+        "cpu_ms_per_action": 1000 * cpu / actions,
+        "refused": load.refused,
+        "messages_per_watcher_action": load.messages / max(1, actions * watchers),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--watchers", type=int, default=3)
+    parser.add_argument("--rate", type=float, default=100.0, help="actions per second, all games together")
+    parser.add_argument("--seconds", type=float, default=15.0)
+    options = parser.parse_args()
+    if not (1 <= options.games <= 200 and 0 <= options.watchers <= 10 and options.seconds <= 120):
+        parser.error("keep the load bounded: games 1-200, watchers 0-10, seconds up to 120")
+
+    cluster = Cluster.start()
+    rows = []
+    try:
+        for name, arguments in (
+            ("1 process, SQLite", ()),
+            ("1 process, PostgreSQL", ("--database", cluster.create_database())),
+            ("2 workers, PostgreSQL", ("--database", cluster.create_database(), "--workers", "2")),
+        ):
+            with tempfile.TemporaryDirectory() as home:
+                server = Server(Path(home), "--pace", "0", *arguments)
+                try:
+                    figures = asyncio.run(
+                        run_load(server, options.games, options.watchers, options.rate, options.seconds)
+                    )
+                finally:
+                    server.stop()
+            rows.append((name, figures))
+            print(name, {key: round(value, 2) for key, value in figures.items()}, flush=True)
+    finally:
+        cluster.stop()
+
+    print(
+        f"\n{options.games} games, {options.watchers} watchers each, {options.rate:g} actions/s asked, "
+        f"{options.seconds:g} s, {os.cpu_count()} cores\n"
+    )
+    print("| Server | Actions/s | p50 (ms) | p99 (ms) | Server CPU per action (ms) |")
+    print("|---|---:|---:|---:|---:|")
+    for name, figures in rows:
+        print(
+            f"| {name} | {figures['actions_per_second']:.0f} | {figures['p50_ms']:.1f} | "
+            f"{figures['p99_ms']:.1f} | {figures['cpu_ms_per_action']:.2f} |"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,63 @@
+"""Invitations: a link drawn as a QR code (for a phone at the same table), and a new game with
+the same players once one is over."""
+
+from __future__ import annotations
+
+import io
+
+import segno
+from fastapi import APIRouter
+from fastapi.responses import Response
+
+from kismet_dice.rules import IllegalAction
+from kismet_dice.session import Setup
+from kismet_dice.web.deps import SeatToken, Service
+from kismet_dice.web.errors import RESPONSES
+from kismet_dice.web.routers.games import set_up
+from kismet_dice.web.schemas import AgainMessage, NewGame, QrRequest
+
+router = APIRouter(tags=["games"], responses=RESPONSES)
+
+
+def qr_svg(link: str) -> str:
+    """The link as a QR code in SVG, drawn on the server (no script, no style attribute), so a page
+    needs no code from elsewhere to show it. Medium error correction survives a glare on a screen."""
+    out = io.BytesIO()
+    segno.make(link, error="m", micro=False).save(
+        out,
+        kind="svg",
+        scale=4,
+        border=2,
+        light="#fff",
+        xmldecl=False,
+        svgns=True,
+        title="QR code of the link",
+    )
+    return out.getvalue().decode("utf-8")
+
+
+@router.post("/api/qr", response_class=Response, responses={200: {"content": {"image/svg+xml": {}}}})
+async def qr(request: QrRequest) -> Response:
+    """A link as a QR code (SVG). Sent in the body, not the address, so a seat's secret stays out
+    of the server's access log."""
+    if not request.link.startswith(("http://", "https://")):
+        raise IllegalAction("only a web link is drawn as a QR code")
+    return Response(qr_svg(request.link), media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
+
+
+@router.post("/api/games/{table_id}/again", status_code=201)
+async def again(table_id: str, service: Service, token: SeatToken = None) -> NewGame:
+    """Once a game is over, a seat of it starts a new game with the same players and house rule.
+    The answer holds the new seat links (for whoever asked, to pass on); every page of the old
+    game is told where to watch the new one."""
+    table = service.tables.get(table_id)
+    table.seat_of(token)
+    session = table.session
+    if not session.game.is_over:
+        raise IllegalAction("a new game with the same players is started once this one is over")
+    answer = set_up(service, Setup(session.seats, session.game.house_rules))
+    service.hub.publish(table.id, AgainMessage(watch_link=answer.watch_link).model_dump_json())
+    return answer
+
+
+__all__ = ["qr_svg", "router"]

@@ -1,0 +1,71 @@
+// The computer's advice: first its price (an assisted game stays out of the Hall of Fame), then
+// every choice with the total it expects, best first. The dice it would keep are marked on the
+// table and the box it would fill on the sheet.
+
+import { el } from "../dom.js";
+import { mine } from "./state.js";
+
+export function advicePanel(page, actions) {
+  const panel = el("section", { id: "advice", class: "advice", "aria-live": "polite" });
+
+  function warn() {
+    const yes = el("button", { type: "button", id: "advice-confirm", class: "primary" }, "Ask for advice");
+    const no = el("button", { type: "button", id: "advice-cancel" }, "Cancel");
+    yes.addEventListener("click", () => {
+      page.warned = true;
+      actions.fetchAdvice();
+    });
+    no.addEventListener("click", () => panel.replaceChildren());
+    panel.replaceChildren(
+      el(
+        "div",
+        { class: "warning-box", role: "alertdialog", "aria-labelledby": "advice-warning" },
+        el(
+          "p",
+          { id: "advice-warning" },
+          "An assisted game cannot enter the Hall of Fame. Once anyone asks the computer for advice, " +
+            "this game is assisted for good. Ask anyway?",
+        ),
+        yes,
+        " ",
+        no,
+      ),
+    );
+    yes.focus();
+  }
+
+  const asking = () => panel.replaceChildren(el("p", {}, "Asking the computer…"));
+  const clear = () => panel.replaceChildren();
+
+  function draw() {
+    const advice = page.advice;
+    if (!advice || !mine(page) || advice.version !== page.state.version) {
+      // Advice is about the dice it was asked for; once they change it is gone.
+      if (advice) {
+        page.advice = null;
+        clear();
+      }
+      return;
+    }
+    if (panel.querySelector("#advice-options")) return;
+    panel.replaceChildren(
+      el("h2", {}, "The computer's advice"),
+      el("p", { class: "hint" }, "Every choice with the final total it expects, best first; the best is marked on the table."),
+      el(
+        "ol",
+        { id: "advice-options", class: "advice-options" },
+        advice.options.map((option, rank) =>
+          el(
+            "li",
+            { class: rank === 0 ? "best" : null },
+            el("span", { class: "words" }, option.words),
+            el("span", { class: "expected" }, ` expects ${option.expected.toFixed(1)}`),
+            rank === 0 ? el("strong", { class: "best-mark" }, " best") : null,
+          ),
+        ),
+      ),
+    );
+  }
+
+  return { node: panel, draw, warn, asking, clear };
+}

@@ -1,0 +1,172 @@
+// The end of a game: the totals, best first, with the winners marked; the Hall of Fame prompt for
+// a seat whose total qualifies; how well everyone played; and a new game with the same players.
+
+import * as api from "../api.js";
+import { el, replace } from "../dom.js";
+import { remember } from "../games.js";
+
+export function endPanel(page, actions) {
+  const totals = el("ol", { id: "totals", class: "totals" });
+  const fame = el("section", { id: "fame", class: "fame" });
+  const verdict = el("section", { id: "proficiency", class: "proficiency" });
+  const again = el("div", { id: "again", class: "again" });
+  const section = el(
+    "section",
+    { id: "end", class: "end", hidden: true, "aria-labelledby": "end-title" },
+    el("h2", { id: "end-title" }, "The game is over"),
+    totals,
+    fame,
+    verdict,
+    again,
+  );
+  let asked = "not asked";
+  let answered = false;
+
+  function drawTotals() {
+    const state = page.state;
+    const ranked = [...state.players].sort((a, b) => b.total - a.total);
+    replace(
+      totals,
+      ranked.map((player) =>
+        el(
+          "li",
+          { class: state.winners.includes(player.seat) ? "winner" : null },
+          el("span", { class: "player-name" }, player.name),
+          `: ${player.total}`,
+          state.winners.includes(player.seat) ? el("strong", {}, " — wins") : null,
+        ),
+      ),
+    );
+  }
+
+  function drawFame() {
+    const state = page.state;
+    if (answered || page.seat === null || !state.hall_of_fame.includes(page.seat)) return;
+    if (fame.childElementCount) return;
+    const input = el("input", {
+      type: "text",
+      id: "fame-name",
+      maxlength: page.limits.max_name_length,
+      value: state.players[page.seat].name,
+    });
+    const error = el("p", { class: "error", role: "alert" });
+    const answer = async (name) => {
+      try {
+        const result = await api.enterHall(page.id, page.token, name);
+        answered = true;
+        fame.replaceChildren(
+          el(
+            "p",
+            { id: "fame-result" },
+            result.told.length ? `${result.told.join(" ")} ` : "No entry made. ",
+            el("a", { href: "/hall" }, "See the Hall of Fame"),
+          ),
+        );
+        actions.render(result.game);
+      } catch (failure) {
+        error.textContent = failure.message;
+      }
+    };
+    const form = el(
+      "form",
+      { id: "fame-form" },
+      el("h3", {}, "Your total makes the Hall of Fame!"),
+      el("label", { for: "fame-name" }, "Your name for the Hall of Fame: "),
+      input,
+      " ",
+      el("button", { type: "submit", class: "primary", id: "fame-enter" }, "Enter"),
+      " ",
+      el("button", { type: "button", id: "fame-decline", onclick: () => answer(null) }, "No thanks"),
+      error,
+    );
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      answer(input.value);
+    });
+    fame.replaceChildren(form);
+    input.focus();
+  }
+
+  async function drawVerdict() {
+    if (asked !== "not asked") return;
+    asked = "asking";
+    page.askedComputer = true;
+    verdict.replaceChildren(el("p", {}, "Working out how well everyone played…"));
+    let measured;
+    try {
+      measured = await api.proficiency(page.id);
+    } catch (failure) {
+      asked = "not asked";
+      verdict.replaceChildren(el("p", { class: "error" }, failure.message));
+      return;
+    }
+    asked = "shown";
+    verdict.replaceChildren(
+      el("h3", {}, "How well everyone played"),
+      el(
+        "p",
+        { class: "hint" },
+        "Expected points each player's choices gave away against perfect play (0 is perfect), and the choices that cost most.",
+      ),
+      el(
+        "ul",
+        { id: "proficiency-players" },
+        measured.players.map((player) =>
+          el(
+            "li",
+            { dataset: { seat: String(player.seat) } },
+            el("span", { class: "player-name" }, player.name),
+            player.computer ? ` (computer, ${player.computer})` : "",
+            ": ",
+            el("strong", { class: "loss" }, player.expected_loss.toFixed(1)),
+            ` points lost over ${player.decisions} choices`,
+            player.costliest.length
+              ? el("ol", { class: "costliest" }, player.costliest.map((decision) => el("li", {}, decision.text)))
+              : el("span", {}, " (no costly choice)"),
+          ),
+        ),
+      ),
+    );
+  }
+
+  function drawAgain() {
+    if (page.next) {
+      replace(
+        again,
+        el("p", { id: "next-game" }, "A new game with the same players has begun. ", el("a", { href: page.next }, "Watch it"), " (whoever started it has your seat link)."),
+      );
+      return;
+    }
+    if (page.seat === null || again.childElementCount) return;
+    const button = el("button", { type: "button", id: "play-again", class: "primary big" }, "Play again with the same players");
+    button.addEventListener("click", async () => {
+      try {
+        const game = await api.again(page.id, page.token);
+        const mineNext = game.invitations.find((invitation) => invitation.seat === page.seat);
+        const link = mineNext ? mineNext.link : game.watch_link;
+        remember(game.id, {
+          link,
+          names: game.game.players.map((player) => player.name),
+          invitations: game.invitations.filter((invitation) => invitation.seat !== page.seat),
+        });
+        location.assign(link);
+      } catch (failure) {
+        actions.say(failure.message, "error");
+      }
+    });
+    replace(again, button);
+  }
+
+  function draw() {
+    const state = page.state;
+    section.hidden = !state.over;
+    if (!state.over) return;
+    remember(page.id, { over: true });
+    drawTotals();
+    drawFame();
+    drawVerdict();
+    drawAgain();
+  }
+
+  return { node: section, draw };
+}

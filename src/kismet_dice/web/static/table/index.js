@@ -1,0 +1,259 @@
+// The game table: the page's state, what a player can do, and the panels that draw it. Everything
+// the rules decide (what a box would score, whether a roll or a hold is allowed, whose turn it is)
+// comes from the server, and so do the computer's moves, its advice and its verdict.
+
+import * as api from "../api.js";
+import { el, replace } from "../dom.js";
+import { remember } from "../games.js";
+import { get as setting } from "../settings.js";
+import { advicePanel } from "./advice.js";
+import { dicePanel } from "./dice.js";
+import { endPanel } from "./end.js";
+import { invitationsPanel } from "./invitations.js";
+import { installKeys, nextOpen } from "./keys.js";
+import { connect } from "./live.js";
+import { logPanel } from "./log.js";
+import { sheetPanel } from "./sheet.js";
+import { canScore, mine, newPage, openBoxes } from "./state.js";
+import { turnPanel } from "./turn.js";
+
+export function showTable(main, id) {
+  const page = newPage(id, new URLSearchParams(location.hash.slice(1)).get("seat") || "");
+  document.body.dataset.busy = "no";
+  const status = el("p", { id: "status", role: "status", "aria-live": "polite" });
+
+  function say(text, kind = "info") {
+    status.textContent = text;
+    status.className = kind;
+  }
+
+  const actions = { say, render, roll, toggleHold, choose, move, drop, askAdvice, fetchAdvice, toggleRules, dialogOpen };
+  const head = turnPanel(page);
+  const dice = dicePanel(page, actions);
+  const advice = advicePanel(page, actions);
+  const sheet = sheetPanel(page, actions);
+  const log = logPanel(page, actions);
+  const end = endPanel(page, actions);
+  const invitations = invitationsPanel(page);
+  const panels = [head, dice, advice, sheet, end, invitations];
+  const keys = el(
+    "p",
+    { class: "keys" },
+    "Keys: 1-5 hold · space or r roll · a-p (no h) or ↑↓ choose a box, the same letter or Enter enters it, Esc drops · h advice · ? rules",
+  );
+  replace(
+    main,
+    el(
+      "section",
+      { class: "table" },
+      el("div", { class: "play" }, head.node, dice.node, status, advice.node, end.node, invitations.node, log.node, keys),
+      sheet.node,
+    ),
+  );
+  main.classList.add("wide");
+
+  async function act(request) {
+    if (page.busy) return null;
+    page.busy = true;
+    document.body.dataset.busy = "yes";
+    let state = null;
+    try {
+      state = await request();
+    } catch (failure) {
+      say(failure.message, "error");
+    } finally {
+      page.busy = false;
+      document.body.dataset.busy = "no";
+    }
+    // Drawn once the request is done, so the roll button is not left disabled.
+    if (state) render(state);
+    else if (page.state) render(page.state);
+    return state;
+  }
+
+  function roll() {
+    if (!mine(page) || !page.state.may_roll) return;
+    page.choice = null;
+    say("");
+    act(() => api.roll(id, page.token, [...page.held].sort()));
+  }
+
+  function toggleHold(position) {
+    const state = page.state;
+    if (!mine(page) || !state.may_hold || position >= state.dice.length) return;
+    if (page.held.has(position)) page.held.delete(position);
+    else page.held.add(position);
+    dice.draw();
+  }
+
+  // Two steps: the first choice of a box shows what it would score; the same box again enters it.
+  // With "enter at once" one step enters, except a zero, which is always asked again.
+  function choose(box) {
+    if (!canScore(page)) return;
+    const entry = openBoxes(page).find((open) => open.box === box);
+    if (!entry) return;
+    const again = page.choice === box;
+    if (again || (setting().enterAtOnce && entry.option !== 0)) {
+      page.choice = null;
+      say("");
+      act(() => api.score(id, page.token, box));
+      return;
+    }
+    page.choice = box;
+    const letter = "abcdefgijklmnop"[page.state.players[0].sheet.findIndex((e) => e.box === box)];
+    if (entry.option === 0) {
+      say(`${entry.label} would score 0: entering it puts a 0 there for good. Choose it again (${letter}, Enter or a second click) to enter the zero; Esc to drop.`, "warning");
+    } else {
+      say(`${entry.label} would score ${entry.option}. Choose it again (${letter}, Enter or a second click) to enter it; Esc to drop.`, "info");
+    }
+    sheet.draw();
+  }
+
+  function move(step) {
+    if (!canScore(page)) return;
+    const box = nextOpen(page, step);
+    if (box) {
+      page.choice = null;
+      choose(box);
+    }
+  }
+
+  function drop() {
+    if (page.choice === null) return;
+    page.choice = null;
+    say("");
+    sheet.draw();
+  }
+
+  function askAdvice() {
+    if (!canScore(page) || page.busy) return;
+    if (page.state.assisted || page.warned) fetchAdvice();
+    else advice.warn();
+  }
+
+  async function fetchAdvice() {
+    advice.asking();
+    page.askedComputer = true;
+    page.busy = true;
+    document.body.dataset.busy = "yes";
+    let result = null;
+    try {
+      result = await api.advice(id, page.token);
+    } catch (failure) {
+      advice.clear();
+      say(failure.message, "error");
+    } finally {
+      page.busy = false;
+      document.body.dataset.busy = "no";
+    }
+    if (result) {
+      page.advice = { version: result.game.version, options: result.options };
+      render(result.game);
+    } else if (page.state) render(page.state);
+  }
+
+  function render(state) {
+    if (page.state && state.version < page.state.version) return;
+    const previous = page.state;
+    if (!previous || state.current_player !== previous.current_player || state.dice.length === 0) {
+      page.held.clear();
+      page.choice = null;
+    }
+    if (previous && previous.version !== state.version) page.choice = null;
+    page.state = state;
+    advice.draw(); // first: it drops advice about dice that are gone before the others draw
+    for (const panel of panels) if (panel !== advice) panel.draw();
+    log.draw(previous === null);
+  }
+
+  function update(change) {
+    const state = page.state;
+    const touched = new Map(change.players.map((player) => [player.seat, player]));
+    render({
+      ...state,
+      ...change.turn,
+      version: change.version,
+      connected: change.connected,
+      players: state.players.map((player) => touched.get(player.seat) || player),
+      events: [...state.events, ...change.events],
+    });
+    if (change.news.length) say(change.news.join(" "), "announce");
+  }
+
+  function presence(seats) {
+    if (!page.state) return;
+    page.state = { ...page.state, connected: seats };
+    sheet.draw();
+    invitations.draw();
+  }
+
+  const dialog = document.getElementById("rules-dialog");
+  function dialogOpen() {
+    return dialog.open;
+  }
+  async function toggleRules() {
+    if (dialog.open) {
+      dialog.close();
+      return;
+    }
+    const text = document.getElementById("rules-text");
+    if (!text.childElementCount) {
+      try {
+        // HTML rendered on the server from RULES.md, with any raw HTML in it escaped.
+        text.innerHTML = (await api.rulesHtml()).text;
+      } catch (failure) {
+        text.replaceChildren(el("p", { class: "error" }, failure.message));
+      }
+    }
+    dialog.showModal();
+  }
+
+  installKeys(page, actions);
+
+  async function identify() {
+    if (!page.token) return;
+    try {
+      const seat = await api.seat(id, page.token);
+      page.seat = seat.seat;
+      head.role.textContent = `You play ${seat.name}. Keep your link to come back to your seat (this browser keeps it under "Your games").`;
+      remember(id, { link: `${location.pathname}${location.hash}` });
+    } catch (failure) {
+      head.role.textContent = `${failure.message}. You are watching this game.`;
+    }
+    if (page.state) render(page.state);
+  }
+
+  Promise.all([api.getGame(id), api.limits()])
+    .then(([state, limits]) => {
+      page.limits = limits;
+      render(state);
+      if (page.token) remember(id, { names: state.players.map((player) => player.name), over: state.over });
+      connect(page, {
+        render,
+        update,
+        presence,
+        again: (link) => {
+          page.next = link;
+          if (page.state) end.draw();
+        },
+        problem: (data) => {
+          if (data.status === 404) {
+            page.gone = true;
+            head.turn.textContent = data.error;
+          } else say(data.error, "error");
+        },
+        lost: () => {
+          document.body.dataset.live = "no";
+          head.connection.textContent = "The connection is lost; reconnecting…";
+        },
+        back: () => {
+          document.body.dataset.live = "yes";
+          head.connection.textContent = "";
+        },
+      });
+    })
+    .catch((failure) => {
+      head.turn.textContent = failure.message;
+    });
+  identify();
+}

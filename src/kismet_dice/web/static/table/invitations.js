@@ -1,0 +1,70 @@
+// The host's invitations: each seat's link with a Copy button and a QR code (for a phone at the
+// same table), shown until that seat's player joins; then only a line says they are here.
+
+import * as api from "../api.js";
+import { el, replace } from "../dom.js";
+import { gameOf } from "../games.js";
+import { connected } from "./state.js";
+
+export function invitationsPanel(page) {
+  const section = el("section", { id: "invitations", class: "invitations", "aria-labelledby": "invitations-title" });
+  const kept = gameOf(page.id);
+  const invitations = kept && Array.isArray(kept.invitations) ? kept.invitations : [];
+  const absolute = (link) => new URL(link, location.origin).href;
+  const items = new Map();
+
+  for (const invitation of invitations) {
+    const link = absolute(invitation.link);
+    const input = el("input", {
+      type: "text",
+      readonly: true,
+      class: "invitation",
+      id: `invitation-${invitation.seat}`,
+      value: link,
+      dataset: { seat: String(invitation.seat) },
+      "aria-label": `Invitation link for ${invitation.name}`,
+    });
+    const copied = el("span", { class: "copied", role: "status" });
+    const copy = el("button", { type: "button", class: "copy", dataset: { seat: String(invitation.seat) } }, "Copy");
+    copy.addEventListener("click", async () => {
+      try {
+        await navigator.clipboard.writeText(link);
+        copied.textContent = "Copied";
+      } catch {
+        input.select();
+        copied.textContent = "Select the link and copy it";
+      }
+    });
+    const picture = el("div", { class: "qr", "aria-label": `QR code of ${invitation.name}'s link`, role: "img" });
+    api.qr(link).then(
+      (svg) => picture.replaceChildren(svg),
+      () => picture.replaceChildren(),
+    );
+    const waiting = el("div", { class: "invite-waiting" }, el("div", { class: "invite-link" }, input, copy, copied), picture);
+    const joined = el("p", { class: "joined", hidden: true }, `${invitation.name} has joined.`);
+    items.set(invitation.seat, { waiting, joined });
+    section.append(
+      el("div", { class: "invitation-item", dataset: { seat: String(invitation.seat) } }, el("h3", {}, invitation.name), waiting, joined),
+    );
+  }
+
+  if (invitations.length) {
+    section.prepend(
+      el("h2", { id: "invitations-title" }, "Invitations"),
+      el("p", { class: "hint" }, "Send each player their own link: whoever holds it plays that seat. The game's plain link only watches."),
+    );
+  } else section.hidden = true;
+
+  function draw() {
+    const here = connected(page);
+    let waitingFor = 0;
+    for (const [seat, { waiting, joined }] of items) {
+      waiting.hidden = here.has(seat);
+      joined.hidden = !here.has(seat);
+      if (!here.has(seat)) waitingFor += 1;
+    }
+    section.classList.toggle("all-joined", waitingFor === 0);
+  }
+  replace(section, ...section.childNodes);
+  return { node: section, draw };
+}

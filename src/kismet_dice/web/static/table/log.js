@@ -1,0 +1,25 @@
+// What happened: every event in the server's words, newest first; this page writes none of its own.
+
+import { el } from "../dom.js";
+
+export function logPanel(page, actions) {
+  const log = el("ol", { id: "log", class: "log", reversed: true });
+  let announced = 0;
+  function draw(fresh) {
+    const events = page.state.events;
+    if (fresh) {
+      log.replaceChildren();
+      announced = 0;
+    }
+    const added = events.slice(announced);
+    announced = events.length;
+    for (const event of added) log.prepend(el("li", {}, event.text));
+    while (log.children.length > 40) log.lastChild.remove();
+    const big = added.find((event) => event.kind === "second_kismet");
+    if (big) actions.say(big.text, "announce");
+  }
+  return {
+    node: el("section", { class: "history", "aria-labelledby": "history-title" }, el("h2", { id: "history-title" }, "What happened"), log),
+    draw,
+  };
+}

@@ -1,0 +1,35 @@
+// What a table page knows: the game as the server last sent it, and this page's own choices
+// (held dice, the chosen box, advice). Every panel draws from it; nothing else holds the game.
+
+export const BOX_KEYS = "abcdefgijklmnop"; // one letter per box, in sheet order; h is advice
+
+export function newPage(id, token) {
+  return {
+    id,
+    token,
+    seat: null, // the seat this page plays, once the server has confirmed the token
+    state: null,
+    held: new Set(),
+    choice: null, // the box chosen and not yet entered (two-step entry)
+    busy: false,
+    gone: false,
+    warned: false, // the person has agreed that advice keeps the game out of the Hall of Fame
+    advice: null, // {version, options} for the dice it was asked about
+    askedComputer: false, // advice or the verdict asked the computer: its readiness is news here
+    limits: null,
+    next: null, // where the next game with the same players is watched, once someone starts it
+  };
+}
+
+export const mine = (page) =>
+  page.state !== null && page.seat !== null && page.state.current_player === page.seat && !page.state.over;
+
+export function openBoxes(page) {
+  const state = page.state;
+  if (!state || state.current_player === null) return [];
+  return state.players[state.current_player].sheet.filter((entry) => entry.points === null);
+}
+
+export const canScore = (page) => mine(page) && page.state.dice.length > 0;
+
+export const connected = (page) => new Set(page.state ? page.state.connected || [] : []);

@@ -1,0 +1,45 @@
+// The head of the table: whose turn it is (or the result), who this page plays, the connection,
+// the computer's readiness (only where a computer plays or was asked) and the assisted mark.
+
+import { el } from "../dom.js";
+import { mine } from "./state.js";
+
+export function turnPanel(page) {
+  const turn = el("h1", { id: "turn" }, "Loading the game…");
+  const role = el("p", { id: "role" }, page.token ? "Checking your seat…" : "You are watching this game.");
+  const connection = el("p", { id: "connection", class: "connection", "aria-live": "polite" });
+  const computer = el("p", { id: "computer-status", class: "computer-status", "aria-live": "polite" });
+  const assisted = el("p", { id: "assisted", class: "assisted", hidden: true });
+
+  function draw() {
+    const state = page.state;
+    if (state.over) turn.textContent = state.result;
+    else {
+      const player = state.players[state.current_player];
+      const who = mine(page)
+        ? "Your turn"
+        : `${player.name}'s turn${player.computer ? ` (computer, ${player.computer})` : ""}`;
+      turn.textContent = `Round ${state.round} · ${who}`;
+    }
+    const computerHere = state.players.some((player) => player.computer) || page.askedComputer;
+    computer.textContent = !computerHere
+      ? ""
+      : state.computer === "getting_ready"
+        ? "The computer is getting ready: the first time on a server it works out its strategy, which takes a few seconds."
+        : state.computer === "unavailable"
+          ? `The computer cannot play or advise on this server: ${state.computer_problem || "it failed to get ready"}.`
+          : "";
+    assisted.hidden = !state.assisted;
+    assisted.textContent = state.assisted
+      ? "Assisted game: the computer gave advice, so this game cannot enter the Hall of Fame."
+      : "";
+  }
+
+  return {
+    node: el("div", { class: "head" }, turn, role, connection, computer, assisted),
+    draw,
+    turn,
+    role,
+    connection,
+  };
+}

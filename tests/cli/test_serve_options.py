@@ -1,0 +1,77 @@
+"""``kismet serve``'s options for a public site become the app's protections and uvicorn's limits."""
+
+from __future__ import annotations
+
+import pytest
+
+from kismet_dice.cli import build_parser, main
+from kismet_dice.cli.serve_guard import protections, uvicorn_options
+from kismet_dice.web.guard import Protections
+from kismet_dice.web.ratelimit import Rate
+
+
+def test_without_options_a_server_has_the_default_protections() -> None:
+    options = build_parser().parse_args(["serve"])
+    assert protections(options) == Protections()
+    assert uvicorn_options(options, Protections()) == {
+        "limit_concurrency": Protections().limit_concurrency,
+        "proxy_headers": True,
+        "forwarded_allow_ips": None,
+    }
+
+
+def test_the_options_set_the_origins_rates_limit_and_expiry() -> None:
+    options = build_parser().parse_args(
+        [
+            "serve",
+            "--allow-origin=https://a.example",
+            "--allow-origin=https://b.example:8443",
+            "--rate-games=5/hour",
+            "--rate-actions=off",
+            "--limit-concurrency=50",
+            "--expire-days=7",
+            "--no-proxy-headers",
+            "--forwarded-allow-ips=10.0.0.2",
+        ]
+    )
+    chosen = protections(options)
+    assert chosen == Protections(
+        allow_origins=("https://a.example", "https://b.example:8443"),
+        rate_games=Rate(5, 3600.0),
+        rate_actions=None,
+        limit_concurrency=50,
+        expire_days=7.0,
+    )
+    assert uvicorn_options(options, chosen) == {
+        "limit_concurrency": 50,
+        "proxy_headers": False,
+        "forwarded_allow_ips": "10.0.0.2",
+    }
+
+
+def test_the_help_names_the_defaults_the_server_has(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["serve", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    defaults = Protections()
+    assert f"(default {defaults.rate_games})" in text
+    assert f"(default {defaults.rate_actions})" in text
+    assert f"(default {defaults.limit_concurrency})" in text
+    assert f"(default {defaults.expire_days:g})" in text
+
+
+@pytest.mark.parametrize(
+    ("argument", "message"),
+    [
+        ("--rate-games=lots", "a rate is like 10/min"),
+        ("--allow-origin=a.example", "an origin is like https://kismet.example"),
+        ("--expire-days=-1", "games expire after 0 (never)"),
+        ("--limit-concurrency=0", "the concurrency limit is at least 1"),
+    ],
+)
+def test_a_wrong_option_stops_the_server_with_one_line(
+    argument: str, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["serve", argument]) != 0
+    error = capsys.readouterr().err
+    assert message in error and error.count("\n") == 1

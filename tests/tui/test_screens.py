@@ -1,0 +1,164 @@
+"""The start screen, help, rules, settings, discarding a saved game, and the table on small and
+large terminals, driven by key presses with every die scripted."""
+
+from __future__ import annotations
+
+import random
+
+from textual.widgets import Input, Markdown, OptionList, Select, Static
+
+from kismet_dice.game import ScriptedDice
+from kismet_dice.rules import Box
+from kismet_dice.session import Preferences, Seat, Setup, local_session
+from kismet_dice.storage import Storage
+from kismet_dice.tui import KismetApp
+from kismet_dice.tui.app import SETUP_KEY
+from kismet_dice.tui.screens.dialogs import ConfirmScreen, HelpScreen, RulesScreen
+from kismet_dice.tui.screens.settings import SettingsScreen
+from kismet_dice.tui.screens.start import SeatRow, StartScreen
+from kismet_dice.tui.screens.table import TableScreen
+from kismet_dice.tui.widgets import KEY_OF_BOX, SheetView
+
+
+def remember(storage: Storage, *names: str) -> None:
+    storage.settings.put(SETUP_KEY, Setup(tuple(Seat(name) for name in names)).to_json())
+
+
+async def test_the_start_screen_types_names_at_once_and_q_is_a_letter_there(storage: Storage) -> None:
+    app = KismetApp(storage, rng=ScriptedDice([4]), pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, StartScreen)
+        name = screen.query(Input).first()
+        assert app.focused is name and name.value == "Player 1"
+        name.value = ""
+        await pilot.press(*"Quinn")
+        assert name.value == "Quinn" and app.is_running
+        await pilot.press("ctrl+a")  # a second seat, named by its place
+        await pilot.pause()
+        assert [row.read().name for row in screen.query(SeatRow)] == ["Quinn", "Player 2"]
+        await pilot.press("escape")  # nothing would be lost: esc quits at once
+    assert not app.is_running
+
+
+async def test_q_quits_from_the_start_screen_outside_a_name(storage: Storage) -> None:
+    app = KismetApp(storage, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.screen.query_one("#start").focus()
+        await pilot.press("q")
+    assert not app.is_running
+
+
+async def test_enter_starts_from_a_drop_down_but_not_while_it_is_open(storage: Storage) -> None:
+    app = KismetApp(storage, rng=ScriptedDice([4]), pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        select = app.screen.query_one(Select)
+        select.focus()
+        select.expanded = True
+        await pilot.pause()
+        await pilot.press("enter")  # picks the option in the open drop-down
+        assert isinstance(app.screen, StartScreen) and not select.expanded
+        await pilot.press("enter")  # closed: enter starts
+        assert isinstance(app.screen, TableScreen)
+
+
+async def test_help_and_rules_open_from_the_start_screen_and_the_table(storage: Storage) -> None:
+    app = KismetApp(storage, rng=ScriptedDice([4]), pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("?")  # from the name field too: ? is not typed into a name
+        assert isinstance(app.screen, HelpScreen)
+        assert "Entering a box takes two steps" in app.screen.query_one(Markdown).source
+        await pilot.press("f1")  # from the help, the rules
+        assert isinstance(app.screen, RulesScreen)
+        assert app.screen.query_one(Markdown).source.startswith("# The rules of Kismet")
+        await pilot.press("escape", "enter")
+        assert isinstance(app.screen, TableScreen)
+        await pilot.press("f1")
+        assert isinstance(app.screen, RulesScreen)
+        await pilot.press("escape", "?")
+        assert isinstance(app.screen, HelpScreen)
+
+
+async def test_settings_are_saved_and_used(storage: Storage) -> None:
+    app = KismetApp(storage, rng=ScriptedDice([4, 1, 1, 2, 3, 4]), pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f3")
+        dialog = app.screen
+        assert isinstance(dialog, SettingsScreen)
+        dialog.query_one("#default-name", Input).value = "Ann"
+        dialog.query_one("#pace", Input).value = "abc"
+        await pilot.press("enter")  # refused, with the reason
+        assert isinstance(app.screen, SettingsScreen)
+        assert "pace is a number of seconds" in str(dialog.query_one("#problem").render())
+        dialog.query_one("#pace", Input).value = "0"
+        dialog.query_one("#theme", Select).value = "textual-light"
+        dialog.query_one("#enter-at-once").toggle()  # type: ignore[attr-defined]
+        await pilot.press("enter")
+        assert isinstance(app.screen, StartScreen)
+    stored = Preferences.load(storage.settings)
+    assert stored == Preferences(default_name="Ann", pace=0, theme="textual-light", enter_at_once=True)
+
+    again = KismetApp(storage, rng=ScriptedDice([4, 1, 1, 2, 3, 4]))
+    async with again.run_test(size=(80, 24)) as pilot:
+        assert again.theme == "textual-light" and again.pace == 0
+        assert [row.read().name for row in again.screen.query(SeatRow)] == ["Ann"]
+        await pilot.press("enter", "space", KEY_OF_BOX[Box.ONES])  # enter at once: one key
+        table = again.screen
+        assert isinstance(table, TableScreen)
+        assert table.session.game.sheet(0)[Box.ONES] == 2
+
+
+async def test_the_resume_list_tells_games_apart_and_discards_one_after_asking(storage: Storage) -> None:
+    for names in (("Ann",), ("Bob", "Cid")):
+        session = local_session(storage, Setup(tuple(Seat(n) for n in names)), rng=random.Random(1))
+        session.roll(session.game.current_player or 0)
+    app = KismetApp(storage, pace=0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        listing = app.screen.query_one(OptionList)
+        first_focus: object = app.focused
+        assert first_focus is app.screen.query(Input).first()  # a name comes first
+        await pilot.press("shift+tab")
+        assert app.focused is listing and listing.option_count == 2
+        first = str(listing.get_option_at_index(0).prompt)
+        assert first.startswith("Bob has 0, Cid has 0; round 1, ") and " · saved 20" in first
+        await pilot.press("d")
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("n")
+        assert len(storage.games.unfinished().games) == 2
+        await pilot.press("d", "y")
+        await pilot.pause()
+        assert [saved.names for saved in storage.games.unfinished().games] == [("Ann",)]
+        assert app.screen.query_one(OptionList).option_count == 1
+
+
+async def test_at_80x24_three_sheets_are_shown_a_page_at_a_time_and_the_screen_says_how(
+    storage: Storage,
+) -> None:
+    remember(storage, "Ann", "Bob", "Cid")
+    app = KismetApp(storage, rng=ScriptedDice([6, 1, 2]), pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter", "enter")
+        table = app.screen
+        assert isinstance(table, TableScreen)
+        hint = table.query_one("#sheet-hint", Static)
+        assert table.shown_seats() == (0,)
+        assert hint.display and "1 of 3 sheets · s shows the others" in str(hint.render())
+        await pilot.press("s")
+        assert table.shown_seats() == (1,)
+        assert str(table.query_one(SheetView).ordered_columns[1].label) == "Bob"
+        await pilot.press("s", "s")
+        assert table.shown_seats() == (0,)
+        assert "63 more for a 35 bonus" in str(table.query_one("#status").render())
+
+
+async def test_at_120x40_the_log_takes_the_width_the_sheets_leave(storage: Storage) -> None:
+    remember(storage, "Ann", "Bob", "Cid")
+    app = KismetApp(storage, rng=ScriptedDice([6, 1, 2]), pace=0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("enter", "enter")
+        table = app.screen
+        assert isinstance(table, TableScreen)
+        assert table.shown_seats() == (0, 1, 2) and not table.query_one("#sheet-hint").display
+        left = table.query_one("#left").size.width
+        sheets = table.query_one(SheetView).size.width
+        assert left + sheets == 120 and left > 60
