@@ -11,6 +11,7 @@ from playwright.sync_api import Browser, sync_playwright
 
 from kismet_dice.strategy import Computer
 from kismet_dice.web import create_app
+from kismet_dice.web.guard import Protections
 from tests.support.server import serving
 
 CHROMIUM = "/usr/bin/chromium"
@@ -27,10 +28,13 @@ CHROMIUM_ARGS = [
 
 
 @contextmanager
-def served(home: Path, seed: int, computer: Computer) -> Iterator[str]:
+def served(
+    home: Path, seed: int, computer: Computer, protections: Protections | None = None
+) -> Iterator[str]:
     """The app on a free port of 127.0.0.1, with repeatable dice, computer players moving without
-    a pause; yields its address."""
-    with serving(create_app(home, random.Random(seed), computer=computer, pace=0)) as address:
+    a pause, and ``protections`` (a public site's by default); yields its address."""
+    app = create_app(home, random.Random(seed), computer=computer, pace=0, protections=protections)
+    with serving(app) as address:
         yield address
 
 

@@ -129,6 +129,8 @@ async def test_the_resume_list_tells_games_apart_and_discards_one_after_asking(s
         await pilot.pause()
         assert [saved.names for saved in storage.games.unfinished().games] == [("Ann",)]
         assert app.screen.query_one(OptionList).option_count == 1
+        # The person was at the list: it keeps the focus, to resume or discard the next one.
+        assert app.focused is app.screen.query_one(OptionList)
 
 
 async def test_at_80x24_three_sheets_are_shown_a_page_at_a_time_and_the_screen_says_how(

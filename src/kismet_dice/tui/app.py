@@ -92,11 +92,17 @@ class KismetApp(App[None]):
                 return setup
         return Setup((Seat(self.preferences.default_name),))
 
-    def action_new_game(self) -> None:
+    def action_new_game(self, resuming: bool = False) -> None:
+        """The start screen; ``resuming`` keeps the focus on its list of games to resume."""
         listing = self.storage.games.unfinished()
         for broken in listing.unreadable:
             self.notify(f"Skipping {broken.reason}", severity="warning", timeout=10)
-        start = StartScreen(self.remembered_setup(), listing.games, computer_levels=self.computer is not None)
+        start = StartScreen(
+            self.remembered_setup(),
+            listing.games,
+            computer_levels=self.computer is not None,
+            resuming=resuming,
+        )
         self.switch_to(start)
 
     def switch_to(self, screen: StartScreen | TableScreen | EndScreen) -> None:
@@ -144,7 +150,7 @@ class KismetApp(App[None]):
     def on_start_screen_discard_game(self, message: StartScreen.DiscardGame) -> None:
         if self.storage.games.discard(message.saved.id):
             self.notify(f"Discarded: {message.saved.describe()}.", timeout=5)
-        self.action_new_game()
+        self.action_new_game(resuming=True)
 
     def resume(self, saved_id: int) -> None:
         try:
@@ -216,6 +222,8 @@ class KismetApp(App[None]):
             if preferences is None:
                 return
             preferences.save(self.storage.settings)
+            if isinstance(self.screen, StartScreen):
+                self.screen.rename_default(self.preferences.default_name, preferences.default_name)
             self.preferences = preferences
             self.apply_theme()
             self.notify("Settings saved.", timeout=3)

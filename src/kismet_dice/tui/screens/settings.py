@@ -29,21 +29,26 @@ class SettingsScreen(ModalScreen[Preferences | None]):
         self.themes = sorted(set(themes) | {preferences.theme})
 
     def compose(self) -> ComposeResult:
+        # Each label beside its field, and the problem line shown only when there is one: the
+        # whole dialog, buttons included, fits a terminal of 24 lines.
         with Vertical(classes="dialog", id="settings-dialog"):
             yield Label("Settings", classes="dialog-title")
-            yield Label("Default name (the first player's):")
-            yield Input(self.preferences.default_name, id="default-name", max_length=24)
-            yield Label("Computer pace, seconds between its actions (0 to 10):")
-            yield Input(f"{self.preferences.pace:g}", id="pace", type="number")
-            yield Label("Theme:")
-            yield Select(
-                [(theme, theme) for theme in self.themes],
-                value=self.preferences.theme,
-                allow_blank=False,
-                id="theme",
-            )
+            with Horizontal(classes="setting-row"):
+                yield Label("First player's name", classes="setting-label")
+                yield Input(self.preferences.default_name, id="default-name", max_length=24)
+            with Horizontal(classes="setting-row"):
+                yield Label("Computer pace (0-10 s)", classes="setting-label")
+                yield Input(f"{self.preferences.pace:g}", id="pace", type="number")
+            with Horizontal(classes="setting-row"):
+                yield Label("Theme", classes="setting-label")
+                yield Select(
+                    [(theme, theme) for theme in self.themes],
+                    value=self.preferences.theme,
+                    allow_blank=False,
+                    id="theme",
+                )
             yield Checkbox(
-                "Enter at once: one key or click enters a box (zeros are still confirmed)",
+                "Enter at once: one key enters a box (zeros ask twice)",
                 self.preferences.enter_at_once,
                 id="enter-at-once",
             )
@@ -80,7 +85,9 @@ class SettingsScreen(ModalScreen[Preferences | None]):
             preferences = self.read()
         except IllegalAction as error:
             text = str(error)
-            self.query_one("#problem", Label).update(f"{text[:1].upper()}{text[1:]}.")
+            problem = self.query_one("#problem", Label)
+            problem.update(f"{text[:1].upper()}{text[1:]}.")
+            problem.display = True
             return
         self.dismiss(preferences)
 

@@ -112,9 +112,17 @@ class StartScreen(Screen[None]):
             super().__init__()
             self.saved = saved
 
-    def __init__(self, setup: Setup, unfinished: tuple[SavedGame, ...], *, computer_levels: bool) -> None:
+    def __init__(
+        self,
+        setup: Setup,
+        unfinished: tuple[SavedGame, ...],
+        *,
+        computer_levels: bool,
+        resuming: bool = False,
+    ) -> None:
         super().__init__()
         self.setup = setup
+        self.resuming = resuming
         self.unfinished = unfinished
         self.kinds = (HUMAN, *LEVELS) if computer_levels else (HUMAN,)
 
@@ -154,8 +162,13 @@ class StartScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.title = "Kismet"
-        # Typing a name is the first thing to do; the games to resume are one shift+tab away.
-        self.query(Input).first().focus()
+        # Typing a name is the first thing to do; the games to resume are one shift+tab away,
+        # unless the person was just at that list (discarding one of them): then it stays there.
+        lists = self.query(ResumeList)
+        if self.resuming and lists:
+            lists.first().focus()
+        else:
+            self.query(Input).first().focus()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "start":
@@ -192,6 +205,13 @@ class StartScreen(Screen[None]):
             self.query_one("#problem", Label).update(f"{str(error).capitalize()}.")
             return
         self.post_message(self.Start(setup))
+
+    def rename_default(self, old: str, new: str) -> None:
+        """The settings gave the first player a new default name: a first seat still called by
+        the old one takes it (a name typed by the person stays)."""
+        first = self.query(SeatRow).first().query_one(NameInput)
+        if first.value.strip() == old:
+            first.value = new
 
     def action_add_seat(self) -> None:
         rows = list(self.query(SeatRow))

@@ -98,6 +98,7 @@ class TableScreen(Screen[None]):
         self.chosen: Box | None = None
         self.page = 0
         self._page_turn: int | None = None
+        self._page_fit = 0
         self._cursor_box: Box | None = Box.ONES
         self._told_saving = False
 
@@ -142,10 +143,12 @@ class TableScreen(Screen[None]):
         fit = self.fitting()
         pages = -(-players // fit)
         current = self.session.game.current_player
-        if current is not None and current != self._page_turn:
-            # A new turn shows the sheet of the player whose turn it is.
+        if current is not None and (current != self._page_turn or fit != self._page_fit):
+            # A new turn, or a terminal resized to show more or fewer sheets, shows the sheet of
+            # the player whose turn it is.
             self._page_turn = current
             self.page = current // fit
+        self._page_fit = fit
         self.page %= pages
         return tuple(range(self.page * fit, min(players, (self.page + 1) * fit)))
 
@@ -303,6 +306,8 @@ class TableScreen(Screen[None]):
         except (IllegalAction, Unsaved) as error:
             self._refuse(error)
             return
+        # A box chosen for the dice before the roll is not a choice for the new ones (as on the web).
+        self.chosen = None
         self.after_change(told)
 
     def action_box(self, box_name: str) -> None:

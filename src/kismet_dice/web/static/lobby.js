@@ -28,6 +28,7 @@ export async function showLobby(main) {
       maxlength: known.max_name_length,
       required: true,
       value: name,
+      placeholder: `Player ${number}`,
       "aria-label": `Player ${number}'s name`,
       class: "seat-name",
     });
@@ -84,7 +85,7 @@ export async function showLobby(main) {
       {},
       el(
         "label",
-        {},
+        { class: "setting" },
         houseRule,
         " House rule: a zero in the Kismet box counts as filled for the second Kismet",
       ),

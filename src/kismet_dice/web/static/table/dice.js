@@ -16,6 +16,8 @@ export function dicePanel(page, actions) {
   const waiting = el("p", { id: "waiting", class: "waiting", "aria-live": "polite" });
   roll.addEventListener("click", () => actions.roll());
   advice.addEventListener("click", () => actions.askAdvice());
+  // Once the game is over there are no dice to show: the end's totals take their place.
+  const board = el("div", { class: "board" }, dice, controls, waiting);
   let seenRoll = null; // the index of the last roll drawn, so each roll tumbles once
 
   function tumble(event) {
@@ -71,6 +73,7 @@ export function dicePanel(page, actions) {
     if (last && last.kind === "rolled") seenRoll = last.index;
     else if (seenRoll === null) seenRoll = last ? last.index : -1;
 
+    board.hidden = state.over;
     // Only the controls this page can use: the others see whose turn it is.
     controls.hidden = !playing;
     roll.disabled = !state.may_roll || page.busy;
@@ -81,5 +84,5 @@ export function dicePanel(page, actions) {
     waiting.textContent = player ? `Waiting for ${player.name}${player.computer ? ` (computer, ${player.computer})` : ""} to play.` : "";
   }
 
-  return { node: el("div", { class: "board" }, dice, controls, waiting), draw };
+  return { node: board, draw };
 }

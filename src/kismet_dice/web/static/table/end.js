@@ -13,7 +13,7 @@ export function endPanel(page, actions) {
   const section = el(
     "section",
     { id: "end", class: "end", hidden: true, "aria-labelledby": "end-title" },
-    el("h2", { id: "end-title" }, "The game is over"),
+    el("h2", { id: "end-title" }, "Final totals"),
     totals,
     fame,
     verdict,

@@ -56,6 +56,8 @@ export function invitationsPanel(page) {
   } else section.hidden = true;
 
   function draw() {
+    // A finished game invites nobody: the end (and play again) takes the invitations' place.
+    section.hidden = !invitations.length || page.state.over;
     const here = connected(page);
     let waitingFor = 0;
     for (const [seat, { waiting, joined }] of items) {

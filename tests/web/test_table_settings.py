@@ -1,0 +1,208 @@
+"""The web table's settings and its end, as a player meets them: "enter at once" fills a box in one
+step but still asks twice before a zero, the sound of the dice is off until it is switched on, and
+"play again with the same players" leads every page to the new game."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from kismet_dice.strategy import Computer
+from kismet_dice.web.guard import UNLIMITED
+from tests.support.browser import chromium, served
+
+pytestmark = pytest.mark.timeout(300)
+
+BOX_KEYS = "abcdefgijklmnop"
+
+# Counts the audio the page makes: contexts created and sounds started. Installed before the page's
+# own scripts run, so the dice's sound goes through it.
+COUNT_AUDIO = """
+window.audioCounts = { contexts: 0, started: 0 };
+const Original = window.AudioContext;
+window.AudioContext = class extends Original {
+  constructor(...options) {
+    super(...options);
+    window.audioCounts.contexts += 1;
+  }
+  createBufferSource() {
+    const source = super.createBufferSource();
+    const start = source.start.bind(source);
+    source.start = (...times) => {
+      window.audioCounts.started += 1;
+      return start(...times);
+    };
+    return source;
+  }
+};
+"""
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with chromium() as browser:
+        yield browser
+
+
+def start(page: Page, address: str, *names: str) -> None:
+    page.goto(address + "/")
+    page.fill(".seat-name", names[0])
+    for index, name in enumerate(names[1:], start=1):
+        page.click("#add-seat")
+        page.locator(".seat-name").nth(index).fill(name)
+    page.click("#start")
+    expect(page.locator("body")).to_have_attribute("data-live", "yes")
+    expect(page.locator("#sheet")).to_be_visible()
+
+
+def switch_on(page: Page, setting: str) -> None:
+    """Open the ⚙ panel, tick the setting and close the panel again."""
+    page.click("#settings-button")
+    page.check(setting)
+    page.click("#settings-button")
+    expect(page.locator("#settings")).to_be_hidden()
+
+
+def roll(page: Page) -> None:
+    page.keyboard.press("r")
+    expect(page.locator("#dice .die")).to_have_count(5)
+    expect(page.locator("body")).to_have_attribute("data-busy", "no")
+
+
+def options(page: Page) -> list[tuple[str, str, int]]:
+    """Each open box of the first seat as (box, its letter, what it would score now)."""
+    found: list[list[Any]] = page.locator("#sheet tbody tr[data-box]").evaluate_all(
+        "rows => rows.map((row, index) => [row.dataset.box, index,"
+        " row.querySelector(\"td[data-seat='0'] button.option\")?.textContent ?? null])"
+    )
+    return [(box, BOX_KEYS[index], int(option)) for box, index, option in found if option is not None]
+
+
+def test_enter_at_once_fills_a_box_with_one_click_or_letter_but_asks_twice_before_a_zero(
+    browser: Browser, tmp_path: Path, computer: Computer
+) -> None:
+    with served(tmp_path, seed=5, computer=computer) as address:
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        start(page, address, "Ann")
+        switch_on(page, "#setting-enter")
+        entries = page.locator("#sheet td[data-seat='0'] .entry")
+
+        roll(page)
+        box, _, _ = next(option for option in options(page) if option[2] > 0)
+        page.click(f"#sheet td[data-seat='0'][data-box='{box}'] button.option")
+        expect(page.locator(f"#sheet td[data-seat='0'][data-box='{box}'] .entry")).to_have_count(1)
+
+        roll(page)
+        box, letter, _ = next(option for option in options(page) if option[2] > 0)
+        page.keyboard.press(letter)
+        expect(page.locator(f"#sheet td[data-seat='0'][data-box='{box}'] .entry")).to_have_count(1)
+        expect(entries).to_have_count(2)
+
+        roll(page)
+        box, letter, _ = next(option for option in options(page) if option[2] == 0)
+        page.keyboard.press(letter)
+        expect(page.locator("#sheet tr.selected")).to_have_attribute("data-box", box)
+        expect(page.locator("#status")).to_contain_text("would score 0")
+        expect(entries).to_have_count(2)
+        page.click(f"#sheet td[data-seat='0'][data-box='{box}'] button.option")
+        expect(page.locator(f"#sheet td[data-seat='0'][data-box='{box}'] .entry")).to_have_text("0")
+
+        # The browser keeps the setting.
+        page.reload()
+        expect(page.locator("#sheet")).to_be_visible()
+        page.click("#settings-button")
+        expect(page.locator("#setting-enter")).to_be_checked()
+
+
+def test_the_dice_are_silent_until_the_sound_is_switched_on(
+    browser: Browser, tmp_path: Path, computer: Computer
+) -> None:
+    with served(tmp_path, seed=7, computer=computer) as address:
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.add_init_script(COUNT_AUDIO)
+        start(page, address, "Ann")
+        page.click("#settings-button")
+        expect(page.locator("#setting-sound")).not_to_be_checked()
+        page.click("#settings-button")
+        roll(page)
+        assert page.evaluate("window.audioCounts") == {"contexts": 0, "started": 0}
+
+        switch_on(page, "#setting-sound")
+        page.keyboard.press("1")  # one die held: four dice roll, and four are heard
+        roll(page)
+        counts = page.evaluate("window.audioCounts")
+        assert counts["contexts"] == 1
+        assert counts["started"] >= 4
+
+
+def seat_token(link: str) -> str:
+    fragment = urlsplit(link).fragment
+    assert fragment.startswith("seat=")
+    return fragment.removeprefix("seat=")
+
+
+def play_to_the_end(page: Page, address: str, game_id: str, tokens: dict[int, str]) -> None:
+    """Every turn through the API with each seat's token: roll once and enter the first open box."""
+    api = f"{address}/api/games/{game_id}"
+    state: dict[str, Any] = page.request.get(api).json()
+    while not state["over"]:
+        seat = state["current_player"]
+        headers = {"X-Seat-Token": tokens[seat]}
+        rolled = page.request.post(f"{api}/roll", data={"hold": []}, headers=headers)
+        assert rolled.ok, rolled.text()
+        sheet = rolled.json()["players"][seat]["sheet"]
+        box = next(entry["box"] for entry in sheet if entry["points"] is None)
+        scored = page.request.post(f"{api}/score", data={"box": box}, headers=headers)
+        assert scored.ok, scored.text()
+        state = scored.json()
+
+
+def test_play_again_gives_the_host_new_invitations_and_offers_the_others_to_watch(
+    browser: Browser, tmp_path: Path, computer: Computer
+) -> None:
+    # Sixty actions in a few seconds from one address: no rate limit in the way.
+    with served(tmp_path, seed=12, computer=computer, protections=UNLIMITED) as address:
+        host = browser.new_context(viewport={"width": 1280, "height": 800})
+        ann = host.new_page()
+        start(ann, address, "Ann", "Bob")
+        first = ann.url
+        game_id = urlsplit(first).path.rsplit("/", 1)[-1]
+        bob_link = ann.locator(".invitation-item[data-seat='1'] input.invitation").input_value()
+        guest = browser.new_context(viewport={"width": 1280, "height": 800})
+        bob = guest.new_page()
+        bob.goto(bob_link)
+        expect(bob.locator("#role")).to_contain_text("You play Bob")
+
+        play_to_the_end(ann, address, game_id, {0: seat_token(first), 1: seat_token(bob_link)})
+        for page in (ann, bob):
+            expect(page.locator("#end")).to_be_visible()
+            expect(page.locator("#totals li")).to_have_count(2)
+            expect(page.locator("#play-again")).to_be_visible()
+
+        ann.click("#play-again")
+        expect(ann).not_to_have_url(first)
+        expect(ann.locator("#sheet")).to_be_visible()
+        expect(ann.locator("#role")).to_contain_text("You play Ann")
+        expect(ann.locator("#sheet thead .player-name")).to_have_text(["Ann", "Bob"])
+        expect(ann.locator("#end")).to_be_hidden()
+        new_bob_link = ann.locator(".invitation-item[data-seat='1'] input.invitation").input_value()
+        assert "#seat=" in new_bob_link and new_bob_link != bob_link
+        new_game = urlsplit(ann.url).path
+        assert new_game != urlsplit(first).path
+
+        offer = bob.locator("#next-game")
+        expect(offer).to_contain_text("A new game with the same players has begun")
+        expect(bob.locator("#play-again")).to_have_count(0)
+        offer.get_by_role("link", name="Watch it").click()
+        expect(bob).to_have_url(address + new_game)
+        expect(bob.locator("#role")).to_have_text("You are watching this game.")
+        expect(bob.locator("#sheet thead .player-name")).to_have_text(["Ann", "Bob"])
+        # The host's page sees the watcher's page as a viewer, not as Bob: Bob has not joined yet.
+        expect(ann.locator(".invitation-item[data-seat='1'] input.invitation")).to_be_visible()
+        guest.close()
+        host.close()
