@@ -6,7 +6,8 @@ the same words as the terminal and plain text; the pages write no game sentences
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import json
+from collections.abc import Callable, Iterable, Sequence
 
 from kismet_dice.game import Roll, Rolled, RollOff, Scored
 from kismet_dice.rules import Box, Dice, colour_of
@@ -109,11 +110,19 @@ def turn_fields(table: Table, computer: ComputerState, problem: str | None) -> d
     }
 
 
+def turn_view(table: Table, computer: ComputerState, problem: str | None = None) -> TurnView:
+    return TurnView.model_validate(turn_fields(table, computer, problem))
+
+
 def game_view(
-    table: Table, computer: ComputerState, problem: str | None = None, events: list[EventView] | None = None
+    table: Table,
+    computer: ComputerState,
+    problem: str | None = None,
+    events: list[EventView] | None = None,
+    player: Callable[[Table, int], PlayerView] = player_view,
 ) -> GameView:
-    """The whole game: every sheet and every event, told (``events``: already drawn, by a caller
-    that keeps them between views)."""
+    """The whole game: every sheet and every event, told (``events``: already drawn, and
+    ``player``: drawing a seat's sheet, by a caller that keeps them between views)."""
     game = table.session.game
     return GameView.model_validate(
         {
@@ -121,10 +130,38 @@ def game_view(
             "id": table.id,
             "version": table.version,
             "zero_kismet_counts": game.house_rules.zero_kismet_counts,
-            "players": [player_view(table, seat) for seat in range(len(game.names))],
+            "players": [player(table, seat) for seat in range(len(game.names))],
             "events": events if events is not None else [event_view(told) for told in table.session.story()],
         }
     )
+
+
+def game_json(
+    table: Table, turn: TurnView, players: Sequence[str], events: Sequence[str], connected: Sequence[int]
+) -> bytes:
+    """The JSON of the whole game, as ``GameView.model_dump_json()`` writes it (same fields, same
+    order), put together from the JSON of its parts: each player's and each event's, encoded
+    once by a caller that keeps them, and the turn's. The game grows by an event or two per
+    action, so encoding only what changed keeps an answer's cost from growing with the game."""
+    turn_json = turn.model_dump_json()
+    return "".join(
+        (
+            turn_json[:-1],  # the turn's fields come first in a GameView: its object, still open
+            ',"id":',
+            json.dumps(table.id, ensure_ascii=False),
+            ',"version":',
+            str(table.version),
+            ',"zero_kismet_counts":',
+            "true" if table.session.game.house_rules.zero_kismet_counts else "false",
+            ',"players":[',
+            ",".join(players),
+            '],"events":[',
+            ",".join(events),
+            '],"connected":',
+            json.dumps(list(connected), separators=(",", ":")),
+            "}",
+        )
+    ).encode()
 
 
 def _touched(change: Change) -> list[int]:
@@ -142,16 +179,23 @@ def _touched(change: Change) -> list[int]:
     return sorted(seat for seat in seats if seat is not None)
 
 
-def update_message(change: Change, computer: ComputerState, problem: str | None = None) -> UpdateMessage:
-    """One change for the live pages: new events, the turn, and only the sheets it touched."""
+def update_message(
+    change: Change,
+    computer: ComputerState,
+    problem: str | None = None,
+    events: Callable[[Told], EventView] = event_view,
+    player: Callable[[Table, int], PlayerView] = player_view,
+) -> UpdateMessage:
+    """One change for the live pages: new events, the turn, and only the sheets it touched
+    (``events`` and ``player`` draw an event and a seat's sheet, if the caller keeps them)."""
     table = change.table
     return UpdateMessage(
         since=change.before,
         version=change.version,
-        events=[event_view(told) for told in change.told],
+        events=[events(told) for told in change.told],
         news=list(change.news),
-        turn=TurnView.model_validate(turn_fields(table, computer, problem)),
-        players=[player_view(table, seat) for seat in _touched(change)],
+        turn=turn_view(table, computer, problem),
+        players=[player(table, seat) for seat in _touched(change)],
     )
 
 
