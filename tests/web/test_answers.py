@@ -1,6 +1,6 @@
-"""The game answers are put together from the parts the service keeps encoded (each event once,
-each sheet while it does not change): they must be, byte for byte, the game view as the schema
-writes it, whatever the game went through."""
+"""The game answers and live messages are put together from the parts the service keeps encoded
+(each event once, each sheet while it does not change): they must be, byte for byte, what the
+schema writes, whatever the game went through."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import json
 
 from fastapi.testclient import TestClient
 
-from kismet_dice.web.schemas import GameView, StateMessage
+from kismet_dice.web.schemas import GameView, StateMessage, UpdateMessage
 from tests.support.web import QueuedDice, new_game, seat, seat_tokens
 
 # The roll-off (Ann 6, Bob 2, from the fixture); Ann's five fives; Bob's 1 2 3 4 6, then a 5 for
@@ -43,8 +43,9 @@ def test_every_answer_and_every_whole_state_is_the_game_view_as_the_schema_write
             answers.append(answer)
             # What the schema reads in the answer, written again by the schema, is the answer.
             assert GameView.model_validate_json(answer.content).model_dump_json().encode() == answer.content
-            update = page.receive_json()
-            assert update["type"] == "update"
+            update = page.receive_text()
+            assert UpdateMessage.model_validate_json(update).model_dump_json() == update
+            assert json.loads(update)["version"] == answer.json()["version"]
             page.send_json({"type": "sync"})
             state = page.receive_text()
             assert StateMessage.model_validate_json(state).model_dump_json() == state

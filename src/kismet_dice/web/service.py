@@ -22,7 +22,15 @@ from kismet_dice.web.computer import ComputerTurns, Readiness
 from kismet_dice.web.errors import message_of, status_of
 from kismet_dice.web.live import Hub
 from kismet_dice.web.schemas import ErrorMessage, EventView, GameView, PlayerView, PresenceMessage
-from kismet_dice.web.views import event_view, game_json, game_view, player_view, turn_view, update_message
+from kismet_dice.web.views import (
+    event_view,
+    game_json,
+    game_view,
+    player_view,
+    touched,
+    turn_view,
+    update_json,
+)
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +46,7 @@ class _History:
     length: int = 0
     views: list[EventView] = field(default_factory=list)
     encoded: list[str] = field(default_factory=list)
-    at: dict[int, EventView] = field(default_factory=dict)
+    at: dict[int, int] = field(default_factory=dict)  # an event's place in the history -> in the lists
 
 
 @dataclass(frozen=True)
@@ -128,7 +136,7 @@ class WebService:
                 view = event_view(told)
                 kept.views.append(view)
                 kept.encoded.append(view.model_dump_json())
-                kept.at[told.index] = view
+                kept.at[told.index] = len(kept.views) - 1
             kept.length = length
         return kept
 
@@ -174,16 +182,19 @@ class WebService:
             # Other processes' changes came first and were not told here yet: one update tells all.
             change = Change(table, known[0], table.session.story(known[1]), change.news)
         history = self._history(table)
-
-        def drawn(told: Told) -> EventView:
-            return history.at.get(told.index) or event_view(told)
-
-        message = update_message(
-            change, self.readiness.state, self.readiness.problem, drawn, self._player_view
+        events = [
+            history.encoded[history.at[told.index]] if told.index in history.at else _encoded(told)
+            for told in change.told
+        ]
+        message = update_json(
+            change,
+            turn_view(table, self.readiness.state, self.readiness.problem),
+            events,
+            [self._sheet(table, seat).encoded for seat in touched(change)],
+            self.hub.connected(table.id),
         )
-        message = message.model_copy(update={"connected": self.hub.connected(table.id)})
         self._remember(table)
-        self.hub.publish(table.id, message.model_dump_json())
+        self.hub.publish(table.id, message)
 
     def _complain(self, table_id: str, error: Exception) -> None:
         """Tell every page of a table of a failure that no request of theirs caused."""
@@ -317,3 +328,7 @@ class WebService:
             finally:
                 if not self.turns.playing(table_id):
                     self.claims.release(saved_id)
+
+
+def _encoded(told: Told) -> str:
+    return event_view(told).model_dump_json()

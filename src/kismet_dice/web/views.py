@@ -6,8 +6,9 @@ the same words as the terminal and plain text; the pages write no game sentences
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable, Sequence
+
+from pydantic_core import to_json
 
 from kismet_dice.game import Roll, Rolled, RollOff, Scored
 from kismet_dice.rules import Box, Dice, colour_of
@@ -29,7 +30,6 @@ from kismet_dice.web.schemas import (
     PlayerView,
     ProficiencyView,
     TurnView,
-    UpdateMessage,
 )
 
 
@@ -148,7 +148,7 @@ def game_json(
         (
             turn_json[:-1],  # the turn's fields come first in a GameView: its object, still open
             ',"id":',
-            json.dumps(table.id, ensure_ascii=False),
+            to_json(table.id).decode(),
             ',"version":',
             str(table.version),
             ',"zero_kismet_counts":',
@@ -158,13 +158,13 @@ def game_json(
             '],"events":[',
             ",".join(events),
             '],"connected":',
-            json.dumps(list(connected), separators=(",", ":")),
+            to_json(list(connected)).decode(),
             "}",
         )
     ).encode()
 
 
-def _touched(change: Change) -> list[int]:
+def touched(change: Change) -> list[int]:
     """The seats whose sheet or previews a change may have altered: whoever acted (their previews
     go or change), whoever has the turn now, and whoever a second Kismet cost a turn."""
     game = change.table.session.game
@@ -179,23 +179,30 @@ def _touched(change: Change) -> list[int]:
     return sorted(seat for seat in seats if seat is not None)
 
 
-def update_message(
-    change: Change,
-    computer: ComputerState,
-    problem: str | None = None,
-    events: Callable[[Told], EventView] = event_view,
-    player: Callable[[Table, int], PlayerView] = player_view,
-) -> UpdateMessage:
-    """One change for the live pages: new events, the turn, and only the sheets it touched
-    (``events`` and ``player`` draw an event and a seat's sheet, if the caller keeps them)."""
-    table = change.table
-    return UpdateMessage(
-        since=change.before,
-        version=change.version,
-        events=[events(told) for told in change.told],
-        news=list(change.news),
-        turn=turn_view(table, computer, problem),
-        players=[player(table, seat) for seat in _touched(change)],
+def update_json(
+    change: Change, turn: TurnView, events: Sequence[str], players: Sequence[str], connected: Sequence[int]
+) -> str:
+    """One change for the live pages, as an ``UpdateMessage`` (its ``model_dump_json()``): the
+    new events, the turn, and only the sheets the change touched (``players``: those of
+    :func:`touched`, in that order), put together from their JSON, each encoded once by the caller."""
+    return "".join(
+        (
+            '{"type":"update","since":',
+            str(change.before),
+            ',"version":',
+            str(change.version),
+            ',"events":[',
+            ",".join(events),
+            '],"news":',
+            to_json(list(change.news)).decode(),
+            ',"turn":',
+            turn.model_dump_json(),
+            ',"players":[',
+            ",".join(players),
+            '],"connected":',
+            to_json(list(connected)).decode(),
+            "}",
+        )
     )
 
 
