@@ -93,6 +93,26 @@ def test_two_processes_objects_on_one_database_refuse_a_stale_save(postgres_url:
         assert second.games.load(saved.id)[1].to_json() == game.to_json()
 
 
+def test_connections_the_server_drops_while_in_use_are_replaced_and_reads_go_on(
+    site: Storage, postgres_url: str
+) -> None:
+    game = Game(["Ann"], rng=random.Random(5))
+    saved = site.games.start(game)
+    for _ in range(3):
+        assert site.games.version(saved.id) == saved.version  # the pool's connections in steady use
+        with psycopg.connect(postgres_url, autocommit=True) as admin:
+            dropped = admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            ).fetchall()
+        assert dropped and all(row[0] for row in dropped)
+        # Used a moment ago, so not checked when handed out: the read meets the dropped connection
+        # and is asked again on a new one.
+        assert site.games.version(saved.id) == saved.version
+    take_turn_step(game)
+    assert site.games.save(saved.id, game, version=saved.version).version == saved.version + 1
+
+
 def test_threads_share_one_storage_and_each_save_is_checked(site: Storage) -> None:
     game = Game(["Ann"], rng=random.Random(5))
     saved = site.games.start(game)

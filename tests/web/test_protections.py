@@ -79,6 +79,7 @@ def test_a_failure_of_the_server_carries_the_security_headers_too(
 
     monkeypatch.setattr("kismet_dice.web.routers.games.game_view", broken, raising=False)
     monkeypatch.setattr("kismet_dice.web.service.game_view", broken)
+    monkeypatch.setattr("kismet_dice.web.service.game_json", broken)
     answer = web.get(f"/api/games/{game['id']}")
     assert answer.status_code == 500
     assert_guarded(answer)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import lru_cache
@@ -63,6 +64,11 @@ MIGRATION_LOCK = 0x6B69736D6574
 CLAIM_LOCKS = 0x6B64
 # How often a transaction aborted by the server (deadlock, serialization failure) is run again.
 RETRIES = 5
+IDLE_CHECK_SECONDS = 2.0
+"""A pooled connection that sat unused longer than this is checked (one round trip) before it is
+used again, so that one the server dropped meanwhile (a restart, say) is replaced instead of
+failing a request. One in steady use is not checked: that round trip was one in three of a
+game action's, and a read that meets a connection dropped in between is asked again."""
 CONNECT_SECONDS = 10
 
 _PUBLIC = "the game store cannot be used right now"
@@ -162,6 +168,7 @@ class PostgresDatabase(Database):
         _require_psycopg()
         where = describe(url)
         secret = _password(url)
+        idle = _IdleCheck()
         try:
             with psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_SECONDS) as raw:
                 _migrate(raw, where)
@@ -170,8 +177,8 @@ class PostgresDatabase(Database):
                 min_size=1,
                 max_size=POOL_SIZE,
                 kwargs={"autocommit": True, "connect_timeout": CONNECT_SECONDS},
-                # A connection the server dropped (a restart, say) is noticed before it is used.
-                check=psycopg_pool.ConnectionPool.check_connection,
+                check=idle.check,
+                reset=idle.returned,
                 timeout=BUSY_SECONDS,
                 name="kismet",
                 open=True,
@@ -185,8 +192,19 @@ class PostgresDatabase(Database):
 
     def read(self, sql: str, parameters: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         """The rows of one query (one statement: a consistent snapshot)."""
-        with self._reporting(), self._pool.connection() as raw:
-            return _PostgresConnection(raw).execute(sql, parameters).fetchall()
+        with self._reporting():
+            for attempt in range(2):
+                with self._pool.connection() as raw:
+                    try:
+                        return _PostgresConnection(raw).execute(sql, parameters).fetchall()
+                    except psycopg.OperationalError:
+                        if attempt or not raw.broken:
+                            raise
+                # Dropped by the server since its last use (a restart drops them all): the pool
+                # replaces it and checks the others, and a read is safely asked again. (A write
+                # is not: it may have been kept.)
+                self._pool.check()
+            raise AssertionError("unreachable")  # pragma: no cover
 
     def write(self, work: Callable[[Connection], T]) -> T:
         """Run ``work(connection)`` in one transaction and commit it; if ``work`` raises, nothing is kept.
@@ -234,6 +252,27 @@ class PostgresDatabase(Database):
             ) from None
         except psycopg_pool.PoolClosed:
             raise StorageError(f"{self.where} is closed", public=_PUBLIC) from None
+
+
+class _IdleCheck:
+    """The pool's check of a connection it hands out: only after :data:`IDLE_CHECK_SECONDS` unused."""
+
+    def __init__(self) -> None:
+        # When each connection last came back; one the pool closes is forgotten with it.
+        self._returned: weakref.WeakKeyDictionary[psycopg.Connection[Any], float]
+        self._returned = weakref.WeakKeyDictionary()
+        self._lock = threading.Lock()
+
+    def returned(self, raw: psycopg.Connection[Any]) -> None:
+        """The pool's reset: called as each connection comes back to it."""
+        with self._lock:
+            self._returned[raw] = time.monotonic()
+
+    def check(self, raw: psycopg.Connection[Any]) -> None:
+        with self._lock:
+            returned = self._returned.get(raw)
+        if returned is None or time.monotonic() - returned > IDLE_CHECK_SECONDS:
+            psycopg_pool.ConnectionPool.check_connection(raw)
 
 
 def _migrate(raw: psycopg.Connection[Any], where: str) -> None:

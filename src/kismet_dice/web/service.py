@@ -10,24 +10,53 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from kismet_dice.game import DiceSource
-from kismet_dice.session import COMPUTER_PACE
+from kismet_dice.session import COMPUTER_PACE, Told
 from kismet_dice.session.tables import Change, Stores, Table, Tables
 from kismet_dice.storage import Listener
 from kismet_dice.strategy import Advisor, Computer, ComputerPlayer, Level
 from kismet_dice.web.computer import ComputerTurns, Readiness
 from kismet_dice.web.errors import message_of, status_of
 from kismet_dice.web.live import Hub
-from kismet_dice.web.schemas import ErrorMessage, EventView, GameView, PresenceMessage, StateMessage
-from kismet_dice.web.views import event_view, game_view, update_message
+from kismet_dice.web.schemas import ErrorMessage, EventView, GameView, PlayerView, PresenceMessage
+from kismet_dice.web.views import (
+    event_view,
+    game_json,
+    game_view,
+    player_view,
+    touched,
+    turn_view,
+    update_json,
+)
 
 log = logging.getLogger(__name__)
 
 SWEEP_SECONDS = 2.0
 """How often a server on a shared store looks for computers that no process is playing."""
+
+
+@dataclass
+class _History:
+    """A table's events drawn so far: the history's length then, the view and the JSON of each
+    event told, and the views by their place in the history (not every event is told)."""
+
+    length: int = 0
+    views: list[EventView] = field(default_factory=list)
+    encoded: list[str] = field(default_factory=list)
+    at: dict[int, int] = field(default_factory=dict)  # an event's place in the history -> in the lists
+
+
+@dataclass(frozen=True)
+class _Sheet:
+    """A seat's sheet drawn, and what it was drawn from: its name, level, entries and (for the
+    player whose turn it is) the dice its options come from."""
+
+    drawn_from: tuple[object, ...]
+    view: PlayerView
+    encoded: str
 
 
 @dataclass(frozen=True)
@@ -58,8 +87,9 @@ class WebService:
         self.turns = ComputerTurns(self.tables, self.readiness, settings.pace, self._complain, self.claims)
         # Per table with pages here: the version last sent to them and the game's history length then.
         self._told: dict[str, tuple[int, int]] = {}
-        # Per table: the history length and the views of its events so far (see _event_views).
-        self._events: dict[str, tuple[int, list[EventView]]] = {}
+        # Per table: its events drawn so far (see _history); per table and seat: its sheet drawn last.
+        self._events: dict[str, _History] = {}
+        self._sheets: dict[tuple[str, int], _Sheet] = {}
         # Per table with a computer seat: the version at which a person had the turn (no need to look again).
         self._persons_turn: dict[str, int] = {}
         self._listener: Listener | None = None
@@ -72,29 +102,67 @@ class WebService:
     # --- drawing and telling ------------------------------------------------------------
 
     def view(self, table: Table) -> GameView:
-        view = game_view(table, self.readiness.state, self.readiness.problem, self._event_views(table))
+        view = game_view(
+            table, self.readiness.state, self.readiness.problem, self._history(table).views, self._player_view
+        )
         return view.model_copy(update={"connected": self.hub.connected(table.id)})
+
+    def view_json(self, table: Table) -> bytes:
+        """The JSON of :meth:`view`, put together from the events and sheets encoded before:
+        an answer costs what changed, not the whole game again."""
+        game = table.session.game
+        return game_json(
+            table,
+            turn_view(table, self.readiness.state, self.readiness.problem),
+            [self._sheet(table, seat).encoded for seat in range(len(game.names))],
+            self._history(table).encoded,
+            self.hub.connected(table.id),
+        )
 
     def tell_presence(self, table_id: str) -> None:
         """A seat's page came or went: every page of the table sees who is here now."""
         message = PresenceMessage(connected=self.hub.connected(table_id))
         self.hub.publish(table_id, message.model_dump_json())
 
-    def _event_views(self, table: Table) -> list[EventView]:
-        """Every event of the table, drawn once: a game's history only grows, so the views drawn
-        for a table stay true and only the new events are told and drawn."""
+    def _history(self, table: Table) -> _History:
+        """Every event of the table, drawn and encoded once: a game's history only grows, so the
+        views drawn for a table stay true and only the new events are told and drawn."""
         length = len(table.session.game.history)
         kept = self._events.get(table.id)
-        if kept is None or kept[0] > length:
-            kept = (0, [])
-        if kept[0] < length:
-            kept = (length, [*kept[1], *(event_view(told) for told in table.session.story(kept[0]))])
-            self._events[table.id] = kept
-        return kept[1]
+        if kept is None or kept.length > length:
+            kept = self._events[table.id] = _History()
+        if kept.length < length:
+            for told in table.session.story(kept.length):
+                view = event_view(told)
+                kept.views.append(view)
+                kept.encoded.append(view.model_dump_json())
+                kept.at[told.index] = len(kept.views) - 1
+            kept.length = length
+        return kept
+
+    def _sheet(self, table: Table, seat: int) -> _Sheet:
+        """A seat's sheet, drawn again only if it changed: an action changes one or two sheets,
+        and the same version's sheets are drawn for the answer and for the live pages."""
+        game = table.session.game
+        drawn_from = (
+            game.names[seat],
+            table.session.seats[seat].level,
+            game.sheet(seat),
+            game.dice if seat == game.current_player else None,  # the options come from the dice
+        )
+        kept = self._sheets.get((table.id, seat))
+        if kept is None or kept.drawn_from != drawn_from:
+            view = player_view(table, seat)
+            kept = self._sheets[(table.id, seat)] = _Sheet(drawn_from, view, view.model_dump_json())
+        return kept
+
+    def _player_view(self, table: Table, seat: int) -> PlayerView:
+        return self._sheet(table, seat).view
 
     def state_message(self, table: Table) -> str:
         self._remember(table)
-        return StateMessage(game=self.view(table)).model_dump_json()
+        # What StateMessage(game=self.view(table)).model_dump_json() writes, from the parts kept.
+        return f'{{"type":"state","game":{self.view_json(table).decode()}}}'
 
     def _remember(self, table: Table) -> None:
         """The pages of ``table`` here are sent its version now (never goes back)."""
@@ -113,10 +181,20 @@ class WebService:
         if known is not None and known[0] < change.before and known[1] <= len(table.session.game.history):
             # Other processes' changes came first and were not told here yet: one update tells all.
             change = Change(table, known[0], table.session.story(known[1]), change.news)
-        message = update_message(change, self.readiness.state, self.readiness.problem)
-        message = message.model_copy(update={"connected": self.hub.connected(table.id)})
+        history = self._history(table)
+        events = [
+            history.encoded[history.at[told.index]] if told.index in history.at else _encoded(told)
+            for told in change.told
+        ]
+        message = update_json(
+            change,
+            turn_view(table, self.readiness.state, self.readiness.problem),
+            events,
+            [self._sheet(table, seat).encoded for seat in touched(change)],
+            self.hub.connected(table.id),
+        )
         self._remember(table)
-        self.hub.publish(table.id, message.model_dump_json())
+        self.hub.publish(table.id, message)
 
     def _complain(self, table_id: str, error: Exception) -> None:
         """Tell every page of a table of a failure that no request of theirs caused."""
@@ -250,3 +328,7 @@ class WebService:
             finally:
                 if not self.turns.playing(table_id):
                     self.claims.release(saved_id)
+
+
+def _encoded(told: Told) -> str:
+    return event_view(told).model_dump_json()

@@ -6,7 +6,9 @@ the same words as the terminal and plain text; the pages write no game sentences
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
+
+from pydantic_core import to_json
 
 from kismet_dice.game import Roll, Rolled, RollOff, Scored
 from kismet_dice.rules import Box, Dice, colour_of
@@ -28,7 +30,6 @@ from kismet_dice.web.schemas import (
     PlayerView,
     ProficiencyView,
     TurnView,
-    UpdateMessage,
 )
 
 
@@ -109,11 +110,19 @@ def turn_fields(table: Table, computer: ComputerState, problem: str | None) -> d
     }
 
 
+def turn_view(table: Table, computer: ComputerState, problem: str | None = None) -> TurnView:
+    return TurnView.model_validate(turn_fields(table, computer, problem))
+
+
 def game_view(
-    table: Table, computer: ComputerState, problem: str | None = None, events: list[EventView] | None = None
+    table: Table,
+    computer: ComputerState,
+    problem: str | None = None,
+    events: list[EventView] | None = None,
+    player: Callable[[Table, int], PlayerView] = player_view,
 ) -> GameView:
-    """The whole game: every sheet and every event, told (``events``: already drawn, by a caller
-    that keeps them between views)."""
+    """The whole game: every sheet and every event, told (``events``: already drawn, and
+    ``player``: drawing a seat's sheet, by a caller that keeps them between views)."""
     game = table.session.game
     return GameView.model_validate(
         {
@@ -121,13 +130,41 @@ def game_view(
             "id": table.id,
             "version": table.version,
             "zero_kismet_counts": game.house_rules.zero_kismet_counts,
-            "players": [player_view(table, seat) for seat in range(len(game.names))],
+            "players": [player(table, seat) for seat in range(len(game.names))],
             "events": events if events is not None else [event_view(told) for told in table.session.story()],
         }
     )
 
 
-def _touched(change: Change) -> list[int]:
+def game_json(
+    table: Table, turn: TurnView, players: Sequence[str], events: Sequence[str], connected: Sequence[int]
+) -> bytes:
+    """The JSON of the whole game, as ``GameView.model_dump_json()`` writes it (same fields, same
+    order), put together from the JSON of its parts: each player's and each event's, encoded
+    once by a caller that keeps them, and the turn's. The game grows by an event or two per
+    action, so encoding only what changed keeps an answer's cost from growing with the game."""
+    turn_json = turn.model_dump_json()
+    return "".join(
+        (
+            turn_json[:-1],  # the turn's fields come first in a GameView: its object, still open
+            ',"id":',
+            to_json(table.id).decode(),
+            ',"version":',
+            str(table.version),
+            ',"zero_kismet_counts":',
+            "true" if table.session.game.house_rules.zero_kismet_counts else "false",
+            ',"players":[',
+            ",".join(players),
+            '],"events":[',
+            ",".join(events),
+            '],"connected":',
+            to_json(list(connected)).decode(),
+            "}",
+        )
+    ).encode()
+
+
+def touched(change: Change) -> list[int]:
     """The seats whose sheet or previews a change may have altered: whoever acted (their previews
     go or change), whoever has the turn now, and whoever a second Kismet cost a turn."""
     game = change.table.session.game
@@ -142,16 +179,30 @@ def _touched(change: Change) -> list[int]:
     return sorted(seat for seat in seats if seat is not None)
 
 
-def update_message(change: Change, computer: ComputerState, problem: str | None = None) -> UpdateMessage:
-    """One change for the live pages: new events, the turn, and only the sheets it touched."""
-    table = change.table
-    return UpdateMessage(
-        since=change.before,
-        version=change.version,
-        events=[event_view(told) for told in change.told],
-        news=list(change.news),
-        turn=TurnView.model_validate(turn_fields(table, computer, problem)),
-        players=[player_view(table, seat) for seat in _touched(change)],
+def update_json(
+    change: Change, turn: TurnView, events: Sequence[str], players: Sequence[str], connected: Sequence[int]
+) -> str:
+    """One change for the live pages, as an ``UpdateMessage`` (its ``model_dump_json()``): the
+    new events, the turn, and only the sheets the change touched (``players``: those of
+    :func:`touched`, in that order), put together from their JSON, each encoded once by the caller."""
+    return "".join(
+        (
+            '{"type":"update","since":',
+            str(change.before),
+            ',"version":',
+            str(change.version),
+            ',"events":[',
+            ",".join(events),
+            '],"news":',
+            to_json(list(change.news)).decode(),
+            ',"turn":',
+            turn.model_dump_json(),
+            ',"players":[',
+            ",".join(players),
+            '],"connected":',
+            to_json(list(connected)).decode(),
+            "}",
+        )
     )
 
 

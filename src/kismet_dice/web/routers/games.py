@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 
-from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, Response, WebSocket, WebSocketDisconnect
 from pydantic import TypeAdapter, ValidationError
 
 from kismet_dice.game import HouseRules, Roll, Score
@@ -72,10 +72,17 @@ def set_up(service: WebService, setup: Setup) -> NewGame:
     return answer
 
 
-@router.get("/{table_id}")
-async def show_game(table_id: str, service: Service) -> GameView:
+def _game_answer(game_json: bytes) -> Response:
+    """A game view answered as the JSON the service put together (see ``WebService.view_json``):
+    the routes state ``response_model=GameView`` for the schema, and FastAPI sends a ``Response``
+    as it is, without validating and encoding the whole game once more."""
+    return Response(game_json, media_type="application/json")
+
+
+@router.get("/{table_id}", response_model=GameView)
+async def show_game(table_id: str, service: Service) -> Response:
     """The game as it stands."""
-    return service.view(service.follow(service.tables.get(table_id)))
+    return _game_answer(service.view_json(service.follow(service.tables.get(table_id))))
 
 
 @router.get("/{table_id}/seat")
@@ -86,18 +93,18 @@ async def seat(table_id: str, service: Service, token: SeatToken = None) -> Seat
     return SeatView(seat=number, name=table.session.game.names[number])
 
 
-@router.post("/{table_id}/roll", dependencies=[ACTION], responses=TOO_MANY)
-async def roll(table_id: str, request: RollRequest, service: Service, token: SeatToken = None) -> GameView:
+@router.post("/{table_id}/roll", dependencies=[ACTION], responses=TOO_MANY, response_model=GameView)
+async def roll(table_id: str, request: RollRequest, service: Service, token: SeatToken = None) -> Response:
     """Roll every die not held, for the seat whose turn it is."""
     change = service.tables.act(table_id, token, Roll(tuple(request.hold)))
-    return service.view(change.table)
+    return _game_answer(service.view_json(change.table))
 
 
-@router.post("/{table_id}/score", dependencies=[ACTION], responses=TOO_MANY)
-async def score(table_id: str, request: ScoreRequest, service: Service, token: SeatToken = None) -> GameView:
+@router.post("/{table_id}/score", dependencies=[ACTION], responses=TOO_MANY, response_model=GameView)
+async def score(table_id: str, request: ScoreRequest, service: Service, token: SeatToken = None) -> Response:
     """Enter the dice in a box, ending the turn."""
     change = service.tables.act(table_id, token, Score(request.box))
-    return service.view(service.follow(change.table))
+    return _game_answer(service.view_json(service.follow(change.table)))
 
 
 @router.post("/{table_id}/advice", dependencies=[ACTION], responses=TOO_MANY)
