@@ -36,6 +36,10 @@ RECENT = 10
 """How many of the last games ``recent_mean`` is over."""
 
 
+class NoGames(LookupError):
+    """A name with no finished game to count."""
+
+
 @dataclass(frozen=True)
 class PlayedSheet:
     """One seat's finished sheet of one game: what statistics need of it."""
