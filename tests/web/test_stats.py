@@ -7,6 +7,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from typing import Any
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
@@ -78,7 +79,7 @@ def browser() -> Iterator[Browser]:
         yield browser
 
 
-def serious(results: object) -> list[str]:
+def serious(results: Any) -> list[str]:
     found = results.response["violations"]
     return [f"{v['id']}: {v['help']}" for v in found if v["impact"] in ("serious", "critical")]
 
