@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
+import os
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 
 from kismet_dice import charts
+from kismet_dice.rules import Box, Section, bonus
+from kismet_dice.session.stat_charts import chart_svg
+from kismet_dice.session.statistics import PlayedSheet, figures
+from kismet_dice.strategy import StrategyTable, simulate
+from kismet_dice.strategy.reference import reference
+
+ROOT = Path(__file__).resolve().parents[1]
+# The chart is written under build/; KISMET_SCREENSHOT=docs writes the README's copy.
+SHOTS = ROOT / ("docs" if os.environ.get("KISMET_SCREENSHOT") == "docs" else "build")
 
 SVG = "{http://www.w3.org/2000/svg}"
 NAME = 'Ann <script>alert("x")</script> & "Bo"'
@@ -80,3 +91,27 @@ def test_charts_of_no_games_are_still_pictures() -> None:
     ):
         assert ET.fromstring(svg).tag == f"{SVG}svg"
         assert marks(svg, "bar") == marks(svg, "point") == []
+
+
+@pytest.mark.timeout(600)
+def test_the_readme_chart_shows_forty_games_over_perfect_play(kismet_table: StrategyTable) -> None:
+    # Forty games of the medium player stand for a person's; KISMET_SCREENSHOT=docs writes the README's copy.
+    played = simulate.run("medium", 40, seed=7, processes=1)
+    basic = [box.section is Section.BASIC for box in Box]
+    sheets = [
+        PlayedSheet(
+            int(total),
+            bonus(sum(int(p) for p, b in zip(row, basic, strict=True) if b)),
+            tuple(int(p) for p in row),
+            0,
+            False,
+        )
+        for row, total in zip(played.entries, played.totals, strict=True)
+    ]
+    player = figures("Sam", False, sheets)
+    svg = chart_svg("totals", player, reference(kismet_table))
+    bars = marks(svg, "bar")
+    assert sum(int(bar.get("data-count", "")) for bar in bars) == 40
+    assert len(marks(svg, "reference")) == 3
+    SHOTS.mkdir(exist_ok=True)
+    (SHOTS / "stats-totals.svg").write_text(svg, encoding="utf-8")
