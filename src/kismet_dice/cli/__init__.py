@@ -7,12 +7,12 @@ import sys
 from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
 
-from kismet_dice.cli import hall, play, reference, serve, strategy
+from kismet_dice.cli import hall, play, reference, serve, stats, strategy
 from kismet_dice.cli.errors import UserError
 from kismet_dice.cli.markdown import is_terminal
 
 # Every sub-command module: ``register(subparsers)`` adds its parser and sets ``run``.
-COMMANDS = (play, reference, hall, strategy, serve)
+COMMANDS = (play, reference, hall, stats, strategy, serve)
 
 NEEDS_A_TERMINAL = "the full-screen game needs a terminal; use 'kismet play --plain' for plain text"
 

@@ -59,6 +59,7 @@ from kismet_dice.storage.saved_games import (
     UnreadableGame,
 )
 from kismet_dice.storage.settings import Settings
+from kismet_dice.storage.statistics import FinishedGame, FinishedGames
 from kismet_dice.storage.tables import WebTables
 
 
@@ -77,6 +78,7 @@ class Storage:
         self.games = SavedGames(database)
         self.settings = Settings(database)
         self.tables = WebTables(database)
+        self.finished = FinishedGames(database)
 
     @classmethod
     def open(cls, home: Path | str | None = None, *, database: str | None = None) -> Storage:
@@ -170,6 +172,8 @@ __all__ = [
     "Claims",
     "Connection",
     "Database",
+    "FinishedGame",
+    "FinishedGames",
     "HallAnswer",
     "HallEntry",
     "HallOfFame",

@@ -19,6 +19,7 @@ from kismet_dice.session import (
     resume,
     seat_levels,
 )
+from kismet_dice.session.statistics import statistics
 from kismet_dice.storage import SavedGameError, Storage
 from kismet_dice.strategy import Computer, ComputerPlayer, Level
 from kismet_dice.tui.screens.dialogs import NameScreen
@@ -216,6 +217,12 @@ class KismetApp(App[None]):
 
     def action_show_hall(self) -> None:
         self.push_screen(HallScreen(self.storage.hall.entries()))
+
+    def action_show_stats(self) -> None:
+        from kismet_dice.tui.screens.stats import StatsScreen, stats_reference
+
+        found = statistics(self.storage.finished.all())
+        self.push_screen(StatsScreen(found, lambda: stats_reference(self.computer)))
 
     def action_settings(self) -> None:
         def save(preferences: Preferences | None) -> None:

@@ -22,7 +22,7 @@ from kismet_dice.web import errors, guard
 from kismet_dice.web.deps import SEAT_TOKEN_HEADER
 from kismet_dice.web.expiry import Expiry
 from kismet_dice.web.limits import BodyLimit
-from kismet_dice.web.routers import games, hall, invite, pages
+from kismet_dice.web.routers import games, hall, invite, pages, stats
 from kismet_dice.web.service import Settings, WebService
 
 DESCRIPTION = f"""
@@ -114,6 +114,7 @@ def create_app(
     app.include_router(hall.router)
     app.include_router(pages.router)
     app.include_router(invite.router)
+    app.include_router(stats.router)
     app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
     return app
 

@@ -18,6 +18,7 @@ from starlette.exceptions import HTTPException
 
 from kismet_dice.rules import IllegalAction
 from kismet_dice.session import BadName, BadSetup, Unsaved
+from kismet_dice.session.statistics import NoGames
 from kismet_dice.session.tables import MissingSeatToken, NoSuchTable, WrongSeatToken
 from kismet_dice.storage import StorageError
 from kismet_dice.strategy import ComputerUnavailable
@@ -34,6 +35,7 @@ STATUSES: Final[tuple[tuple[type[Exception], int, str], ...]] = (
     (MissingSeatToken, 401, "no seat token"),
     (WrongSeatToken, 403, "a seat token that is not this game's"),
     (NoSuchTable, 404, "no such game"),
+    (NoGames, 404, "no finished games under that name"),
     (BadSetup, 422, "players the game cannot seat: bad or shared names, too many"),
     (BadName, 422, "a name the Hall of Fame cannot take"),
     (IllegalAction, 409, "an action the rules or the turn order do not allow now"),

@@ -87,6 +87,7 @@ class StartScreen(Screen[None]):
         Binding("f1", "rules", "Rules"),
         Binding("f2", "hall", "Hall"),
         Binding("f3", "settings", "Settings"),
+        Binding("f4", "stats", "Stats"),
         Binding("escape", "app.quit", "Quit", key_display="esc"),
         Binding("q", "app.quit", "Quit", show=False),
     ]
@@ -230,6 +231,9 @@ class StartScreen(Screen[None]):
 
     async def action_hall(self) -> None:
         await self.app.run_action("show_hall")
+
+    async def action_stats(self) -> None:
+        await self.app.run_action("show_stats")
 
     def action_rules(self) -> None:
         self.app.push_screen(RulesScreen())

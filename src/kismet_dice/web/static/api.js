@@ -48,3 +48,4 @@ export const proficiency = (id) => call("GET", `/api/games/${encodeURIComponent(
 export const enterHall = (id, token, name) =>
   call("POST", `/api/games/${encodeURIComponent(id)}/hall`, { name }, token);
 export const limits = () => call("GET", "/api/limits");
+export const stats = (name) => call("GET", name === undefined ? "/api/stats" : `/api/stats/${encodeURIComponent(name)}`);

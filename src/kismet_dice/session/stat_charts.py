@@ -1,0 +1,52 @@
+"""The three charts of a person's statistics, the same for the command, the terminal and the web:
+``totals`` (their totals over the distributions of perfect play and of the medium and easy
+players), ``time`` (their totals game by game, against perfect play's mean) and ``boxes`` (their
+mean in each box against perfect play's)."""
+
+from __future__ import annotations
+
+from typing import Literal, get_args
+
+from kismet_dice import charts
+from kismet_dice.rules import Box
+from kismet_dice.session.statistics import PlayerStatistics
+from kismet_dice.strategy.reference import PERFECT, Reference
+
+ChartKind = Literal["totals", "time", "boxes"]
+CHART_KINDS: tuple[ChartKind, ...] = get_args(ChartKind)
+
+
+def chart_title(kind: ChartKind, name: str) -> str:
+    """
+    >>> chart_title("boxes", "Ann")
+    "Ann's mean points per box"
+    """
+    return {
+        "totals": f"{name}'s totals",
+        "time": f"{name}'s totals, game by game",
+        "boxes": f"{name}'s mean points per box",
+    }[kind]
+
+
+def reference_names(reference: Reference) -> dict[str, str]:
+    """How each reference player is named in a legend."""
+    return {level: level if level == PERFECT else f"{level} player" for level in reference.distributions}
+
+
+def chart_svg(kind: ChartKind, player: PlayerStatistics, reference: Reference | None) -> str:
+    """The chart ``kind`` of ``player``'s unassisted games as SVG; without ``reference``, no
+    reference lines (the strategy table is not at hand)."""
+    title = chart_title(kind, player.name)
+    if kind == "totals":
+        references = {}
+        if reference is not None:
+            names = reference_names(reference)
+            references = {names[level]: probs for level, probs in reference.distributions.items()}
+        return charts.histogram(player.totals, title=title, references=references)
+    if kind == "time":
+        means = {f"{PERFECT}, mean": reference.perfect_mean} if reference is not None else {}
+        return charts.line_chart(player.totals, title=title, references=means)
+    labels = {box.name: box.label for box in Box}
+    values = {labels[box]: mean for box, mean in player.box_mean.items()}
+    marks = {labels[box]: mean for box, mean in reference.box_mean.items()} if reference is not None else {}
+    return charts.bar_chart(values, title=title, reference=marks, reference_name=PERFECT)

@@ -1,0 +1,170 @@
+"""The statistics screen: every name with finished games, and for the chosen one its figures and
+the three charts of the command and the web (totals over perfect play and the medium and easy
+players, totals game by game, mean points per box), drawn in the terminal with plotext."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import ClassVar
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Label, OptionList, TabbedContent, TabPane
+from textual_plotext import PlotextPlot
+
+from kismet_dice.rules import Box
+from kismet_dice.session.stat_charts import chart_title, reference_names
+from kismet_dice.session.statistics import PlayerStatistics, Statistics, table_lines
+from kismet_dice.strategy import Computer, ComputerUnavailable
+from kismet_dice.strategy.reference import PERFECT, Reference, reference
+
+BIN = 20
+"""Points in one bar of the histogram, as on the SVG chart."""
+
+
+class StatsScreen(ModalScreen[None]):
+    """Names on the left; the chosen name's figures and charts on the right.
+
+    ``reference`` makes the reference of perfect play and the others (seconds the first time); it
+    runs in a thread once the screen is up, and the charts are drawn again when it is ready. It
+    returns ``None`` where there is no strategy table: the charts then show the person alone.
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,f4", "close", "Close")]
+
+    def __init__(self, found: Statistics, reference: Callable[[], Reference | None]) -> None:
+        super().__init__(classes="dialog-screen")
+        self.found = found
+        self.make_reference = reference
+        self.reference: Reference | None = None
+        self.chosen: PlayerStatistics | None = found.players[0] if found.players else None
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="stats-dialog"):
+            yield Label("Statistics", classes="dialog-title")
+            if self.chosen is None:
+                yield Label("No finished games yet: the statistics come from games played to the end.")
+                return
+            with Horizontal(id="stats-body"):
+                yield OptionList(*(player.name for player in self.found.players), id="stats-names")
+                with Vertical(id="stats-right"):
+                    yield Label("", id="stats-figures")
+                    with TabbedContent(id="stats-charts"):
+                        with TabPane("Totals", id="tab-totals"):
+                            yield PlotextPlot(id="chart-totals")
+                        with TabPane("Over time", id="tab-time"):
+                            yield PlotextPlot(id="chart-time")
+                        with TabPane("Per box", id="tab-boxes"):
+                            yield PlotextPlot(id="chart-boxes")
+
+    def on_mount(self) -> None:
+        if self.chosen is not None:
+            self.show(self.chosen)
+            self.load_reference()
+
+    @work(thread=True, exclusive=True)
+    def load_reference(self) -> None:
+        made = self.make_reference()
+        if made is not None:
+            self.app.call_from_thread(self._referenced, made)
+
+    def _referenced(self, made: Reference) -> None:
+        self.reference = made
+        if self.chosen is not None:
+            self.show(self.chosen)
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        self.chosen = self.found.players[event.option_index]
+        self.show(self.chosen)
+
+    def show(self, player: PlayerStatistics) -> None:
+        self.query_one("#stats-figures", Label).update("\n".join(table_lines(player)[:5]))
+        self.draw_totals(player)
+        self.draw_time(player)
+        self.draw_boxes(player)
+
+    def draw_totals(self, player: PlayerStatistics) -> None:
+        widget = self.query_one("#chart-totals", PlotextPlot)
+        plt = widget.plt
+        plt.clear_data()
+        plt.clear_figure()
+        plt.title(chart_title("totals", player.name))
+        if player.totals:
+            low = min(player.totals) // BIN * BIN
+            bins: dict[int, int] = {}
+            for total in player.totals:
+                start = (total - low) // BIN * BIN + low
+                bins[start] = bins.get(start, 0) + 1
+            starts = sorted(bins)
+            plt.bar(
+                [start + BIN / 2 for start in starts],
+                [bins[start] / player.games for start in starts],
+                width=0.8 * BIN,
+                label="your games",
+            )
+        if self.reference is not None:
+            names = reference_names(self.reference)
+            for level, probabilities in self.reference.distributions.items():
+                shares: dict[int, float] = {}
+                for total, probability in probabilities.items():
+                    start = total // BIN * BIN
+                    shares[start] = shares.get(start, 0.0) + probability
+                starts = sorted(shares)
+                plt.plot([s + BIN / 2 for s in starts], [shares[s] for s in starts], label=names[level])
+        plt.xlabel("Total")
+        plt.ylabel("Share of games")
+        widget.refresh()
+
+    def draw_time(self, player: PlayerStatistics) -> None:
+        widget = self.query_one("#chart-time", PlotextPlot)
+        plt = widget.plt
+        plt.clear_data()
+        plt.clear_figure()
+        plt.title(chart_title("time", player.name))
+        games = list(range(1, len(player.totals) + 1))
+        if player.totals:
+            plt.plot(games, list(player.totals), marker="dot", label="your games")
+        if self.reference is not None and games:
+            plt.hline(self.reference.perfect_mean)
+            plt.text(f"{PERFECT}, mean {self.reference.perfect_mean:.1f}", 1, self.reference.perfect_mean)
+        plt.xlabel("Game")
+        plt.ylabel("Total")
+        widget.refresh()
+
+    def draw_boxes(self, player: PlayerStatistics) -> None:
+        widget = self.query_one("#chart-boxes", PlotextPlot)
+        plt = widget.plt
+        plt.clear_data()
+        plt.clear_figure()
+        plt.title(chart_title("boxes", player.name))
+        labels = [box.label for box in Box]
+        if player.box_mean:
+            mine = [player.box_mean[box.name] for box in Box]
+            if self.reference is not None:
+                perfect = [self.reference.box_mean[box.name] for box in Box]
+                # plotext takes ``labels`` (one per series); the wrapper's stub names it ``label``.
+                plt.multiple_bar(  # type: ignore[call-arg]
+                    labels, [mine, perfect], labels=["you", PERFECT], orientation="horizontal"
+                )
+            else:
+                plt.bar(labels, mine, orientation="horizontal", label="you")
+        plt.xlabel("Mean points")
+        widget.refresh()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+def stats_reference(computer: Computer | None) -> Reference | None:
+    """The reference of the charts when the strategy table is at hand (loaded or stored), else
+    ``None``: the statistics screen never starts a solve of its own."""
+    found = computer if computer is not None else Computer()
+    if not found.stored:
+        return None
+    try:
+        return reference(found.advisor().table)
+    except ComputerUnavailable:
+        return None

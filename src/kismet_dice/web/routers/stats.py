@@ -1,0 +1,85 @@
+"""Statistics of the site's finished games, per name, and their charts as SVG made here.
+
+The figures are the command's (``kismet stats --json``): people only, assisted games counted apart.
+A chart compares with perfect play and the easy and medium players when the strategy table is on
+this machine; while it is not, the chart is drawn without them rather than waiting for a solve.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from fastapi import APIRouter
+from fastapi.responses import HTMLResponse, Response
+
+from kismet_dice.session.stat_charts import ChartKind, chart_svg
+from kismet_dice.session.statistics import NoGames, PlayerStatistics, Statistics, statistics
+from kismet_dice.strategy import ComputerUnavailable
+from kismet_dice.strategy.reference import Reference, reference
+from kismet_dice.web.deps import Service
+from kismet_dice.web.errors import RESPONSES
+from kismet_dice.web.routers.pages import _index
+from kismet_dice.web.service import WebService
+
+router = APIRouter(tags=["statistics"], responses={503: RESPONSES[503]})
+
+SVG_TYPE = "image/svg+xml"
+
+
+@router.get("/stats", include_in_schema=False)
+async def stats_page() -> HTMLResponse:
+    return HTMLResponse(_index().replace("<title>Kismet</title>", "<title>Statistics · Kismet</title>"))
+
+
+@router.get("/stats/{name}", include_in_schema=False)
+async def player_page(name: str) -> HTMLResponse:
+    return HTMLResponse(_index().replace("<title>Kismet</title>", "<title>Statistics · Kismet</title>"))
+
+
+async def _statistics(service: WebService) -> Statistics:
+    # The store is read on the loop, as every route reads it (a SQLite store serves its own
+    # thread); replaying the games, which takes longer, runs in a worker thread.
+    games = service.stores.get().finished.all()
+    return await asyncio.to_thread(statistics, games)
+
+
+@router.get("/api/stats")
+async def all_stats(service: Service) -> dict[str, Any]:
+    """Every name's figures over the site's finished games, as ``kismet stats --json``."""
+    return (await _statistics(service)).as_json()
+
+
+async def _player(service: WebService, name: str) -> PlayerStatistics:
+    found = (await _statistics(service)).player(name)
+    if found is None:
+        raise NoGames(f"{name} has no finished games here")
+    return found
+
+
+@router.get("/api/stats/{name}", responses={404: RESPONSES[404]})
+async def player_stats(name: str, service: Service) -> dict[str, Any]:
+    """One name's figures (exactly as written): ``{"players": [{...}]}``; 404 if it has no finished game."""
+    return {"players": [(await _player(service, name)).as_json()]}
+
+
+def _reference(service: WebService) -> Reference | None:
+    """Perfect play and the others, made once per process (seconds, in a worker thread)."""
+    if not service.computer.stored:
+        return None
+    try:
+        return reference(service.computer.advisor().table)
+    except ComputerUnavailable:
+        return None
+
+
+@router.get(
+    "/api/stats/{name}/chart/{kind}.svg",
+    response_class=Response,
+    responses={200: {"content": {SVG_TYPE: {}}}, 404: RESPONSES[404]},
+)
+async def player_chart(name: str, kind: ChartKind, service: Service) -> Response:
+    """One of ``name``'s charts as SVG: ``totals``, ``time`` or ``boxes``."""
+    player = await _player(service, name)
+    found = await asyncio.to_thread(_reference, service)
+    return Response(chart_svg(kind, player, found), media_type=SVG_TYPE)

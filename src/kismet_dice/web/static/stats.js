@@ -1,0 +1,101 @@
+// Statistics of the finished games kept by this server: every name (/stats), one name (/stats/NAME)
+// with its figures and its three charts (SVG made on the server, shown as images).
+
+import { stats } from "./api.js";
+import { el } from "./dom.js";
+
+const one = (value) => (value === null || value === undefined ? "–" : Number(value).toFixed(1));
+const share = (value) => (value === null || value === undefined ? "–" : `${Math.round(value * 100)}%`);
+const link = (name) => el("a", { href: `/stats/${encodeURIComponent(name)}` }, name);
+
+function header(...names) {
+  return el("thead", {}, el("tr", {}, names.map((name) => el("th", { scope: "col" }, name))));
+}
+
+export async function showStats(main) {
+  try {
+    const { players } = await stats();
+    const body = players.length
+      ? el(
+          "table",
+          { class: "sheet stats", id: "stats" },
+          header("Name", "Games", "Mean", "Best", "Worst", "Last ten", "Kismet", "Assisted"),
+          el(
+            "tbody",
+            {},
+            players.map((player) =>
+              el(
+                "tr",
+                {},
+                el("td", { class: "player-name" }, link(player.name)),
+                el("td", {}, player.games),
+                el("td", {}, one(player.mean)),
+                el("td", {}, player.best ?? "–"),
+                el("td", {}, player.worst ?? "–"),
+                el("td", {}, one(player.recent_mean)),
+                el("td", {}, share(player.kismet_rate)),
+                el("td", {}, player.assisted),
+              ),
+            ),
+          ),
+        )
+      : el("p", { id: "stats" }, "No game has been played to the end here yet.");
+    main.replaceChildren(
+      el("h1", {}, "Statistics"),
+      el("p", {}, "Finished games of people; games played with the computer's advice are counted apart."),
+      body,
+    );
+  } catch (failure) {
+    main.replaceChildren(el("h1", {}, "Statistics"), el("p", { class: "error" }, failure.message));
+  }
+}
+
+const CHARTS = [
+  ["totals", "Totals against perfect play and the medium and easy players"],
+  ["time", "Totals game by game against the mean of perfect play"],
+  ["boxes", "Mean points per box against perfect play"],
+];
+
+function figures(player) {
+  const rows = [
+    ["Games counted", player.games],
+    ["Assisted games (not counted)", player.assisted],
+    ["Mean", one(player.mean)],
+    ["Best", player.best ?? "–"],
+    ["Worst", player.worst ?? "–"],
+    ["Standard deviation", one(player.std)],
+    ["Mean of the last ten", one(player.recent_mean)],
+    ["Kismet scored", share(player.kismet_rate)],
+    ["Second Kismets", player.second_kismets],
+    ...Object.entries(player.bonus_rate).map(([tier, rate]) => [`Bonus ${tier}`, share(rate)]),
+  ];
+  return el(
+    "table",
+    { class: "sheet stats-figures", id: "figures" },
+    el("tbody", {}, rows.map(([what, value]) => el("tr", {}, el("th", { scope: "row" }, what), el("td", {}, value)))),
+  );
+}
+
+export async function showPlayerStats(main, name) {
+  try {
+    const [player] = (await stats(name)).players;
+    const path = `/api/stats/${encodeURIComponent(name)}/chart`;
+    main.replaceChildren(
+      el("h1", {}, `Statistics of ${player.name}`),
+      el("p", {}, el("a", { href: "/stats" }, "Every player")),
+      figures(player),
+      ...(player.games
+        ? CHARTS.map(([kind, caption]) =>
+            el(
+              "figure",
+              { class: "chart" },
+              el("img", { src: `${path}/${kind}.svg`, alt: `${caption}, for ${player.name}`, id: `chart-${kind}` }),
+              el("figcaption", {}, caption),
+            ),
+          )
+        : [el("p", {}, "No game without advice to draw yet.")]),
+    );
+  } catch (failure) {
+    main.replaceChildren(el("h1", {}, "Statistics"), el("p", { class: "error" }, failure.message));
+  }
+}

@@ -1,0 +1,108 @@
+"""Statistics on the web: the JSON of the command, the charts as SVG, and the pages in a browser."""
+
+from __future__ import annotations
+
+import os
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
+from playwright.sync_api import Browser, expect
+
+from kismet_dice.storage import Storage
+from kismet_dice.strategy import Computer
+from kismet_dice.web.security import CONTENT_SECURITY_POLICY
+from tests.support.browser import chromium, served
+from tests.support.stats import KISMET_FIRST, TOP_DOWN, store_game, total
+from tests.support.web import QueuedDice, client
+
+pytestmark = pytest.mark.timeout(600)
+NAME = 'Ann <b>"&'
+
+
+@pytest.fixture
+def totals(tmp_path: Path) -> list[int]:
+    """Two finished games of a name that needs escaping, and one of a computer seat."""
+    with Storage.open(tmp_path) as storage:
+        first = store_game(
+            storage,
+            [(NAME, [6, 6, 6, 6, 5], TOP_DOWN), ("Hal", [1, 1, 2, 2, 3], TOP_DOWN)],
+            levels=[None, "easy"],
+        )
+        second = store_game(storage, [(NAME, [6, 6, 6, 6, 6], KISMET_FIRST)])
+    return [total(first[0]), total(second[0])]
+
+
+def test_the_api_gives_the_figures_of_people_as_the_command_does(tmp_path: Path, totals: list[int]) -> None:
+    with client(tmp_path, QueuedDice()) as web:
+        everyone = web.get("/api/stats")
+        one = web.get(f"/api/stats/{NAME}")
+        nobody = web.get("/api/stats/Zed")
+    assert everyone.status_code == 200
+    [player] = everyone.json()["players"]  # the computer seat is not counted
+    assert (player["name"], player["games"], player["totals"]) == (NAME, 2, totals)
+    assert player["best"] == max(totals)
+    assert one.json() == everyone.json()
+    assert nobody.status_code == 404
+    assert nobody.json() == {"error": "Zed has no finished games here"}
+
+
+@pytest.mark.parametrize("kind", ["totals", "time", "boxes"])
+def test_a_chart_is_svg_with_the_references_of_perfect_play(
+    tmp_path: Path, totals: list[int], computer: Computer, kind: str
+) -> None:
+    with client(tmp_path, QueuedDice(), computer) as web:
+        answer = web.get(f"/api/stats/{NAME}/chart/{kind}.svg")
+    assert answer.status_code == 200
+    assert answer.headers["content-type"].startswith("image/svg+xml")
+    root = ET.fromstring(answer.text)
+    title = root.find("{http://www.w3.org/2000/svg}title")
+    assert title is not None and NAME in str(title.text)
+    assert [e for e in root.iter() if e.get("class") == "reference"]
+    if kind == "time":
+        assert [int(e.get("data-value", "")) for e in root.iter() if e.get("class") == "point"] == totals
+
+
+def test_a_chart_of_an_unknown_kind_or_name_is_refused(tmp_path: Path, totals: list[int]) -> None:
+    with client(tmp_path, QueuedDice()) as web:
+        assert web.get(f"/api/stats/{NAME}/chart/pie.svg").status_code == 422
+        assert web.get("/api/stats/Zed/chart/totals.svg").status_code == 404
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with chromium() as browser:
+        yield browser
+
+
+def serious(results: Any) -> list[str]:
+    found = results.response["violations"]
+    return [f"{v['id']}: {v['help']}" for v in found if v["impact"] in ("serious", "critical")]
+
+
+def test_the_pages_show_the_figures_and_the_charts_accessibly(
+    browser: Browser, tmp_path: Path, totals: list[int], computer: Computer
+) -> None:
+    assert "style-src 'self'" in CONTENT_SECURITY_POLICY  # the charts must show under it
+    with served(tmp_path, seed=1, computer=computer) as address:
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.goto(address + "/stats")
+        expect(page.locator("#stats .player-name")).to_have_text([NAME])
+        assert serious(Axe().run(page)) == []
+        page.click("#stats .player-name a")
+        expect(page.locator("h1")).to_have_text(f"Statistics of {NAME}")
+        expect(page.locator("#figures")).to_contain_text(str(max(totals)))
+        for kind in ("totals", "time", "boxes"):
+            chart = page.locator(f"#chart-{kind}")
+            # The first chart makes the reference of perfect play: seconds, once per server.
+            expect(chart).to_have_js_property("naturalWidth", 720, timeout=180_000)
+            expect(chart).to_be_visible()
+        assert serious(Axe().run(page)) == []
+        if os.environ.get("KISMET_SCREENSHOT") == "docs":
+            page.screenshot(
+                path=str(Path(__file__).resolve().parents[2] / "docs" / "web-stats.png"), full_page=True
+            )
+        page.close()
