@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from datetime import UTC, datetime
 
+import numpy as np
 import pytest
 
 from kismet_dice.game import Game, Roll, Score, ScriptedDice
@@ -23,7 +24,8 @@ from kismet_dice.session import (
     resume,
 )
 from kismet_dice.storage import Storage
-from kismet_dice.strategy import Computer, Level, StrategyTable
+from kismet_dice.strategy import Computer, Level, StrategyTable, kismet_rules
+from kismet_dice.strategy.distribution import Distribution, distribution_path, save
 from tests.support.games import finished_two_player_game, hall_with_one_place_between
 
 
@@ -178,3 +180,17 @@ def test_a_name_given_after_other_games_filled_the_list_is_told_so(storage: Stor
     outcome = session.answer_hall(0, "Ann")
     assert outcome.entry is None
     assert outcome.told[0].endswith("other games filled the list meanwhile.")
+
+
+def test_the_end_of_a_game_says_how_each_total_compares_with_perfect_play(storage: Storage) -> None:
+    session = finished_two_player_game(storage)
+    assert session.standings() == ()  # no distribution of perfect play on this machine yet
+    rules = kismet_rules()
+    # Every total from 50 to 249 equally likely: a total t beats (t - 50) of the 200.
+    save(rules, Distribution(50, np.full(200, 1 / 200)), distribution_path(rules))
+    ann, bob = session.game.total(0), session.game.total(1)
+    assert 50 <= bob < ann < 250
+    assert session.standings() == (
+        f"Ann's {ann} beats {(ann - 50) / 200:.0%} of perfect games.",
+        f"Bob's {bob} beats {(bob - 50) / 200:.0%} of perfect games.",
+    )

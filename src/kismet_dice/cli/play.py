@@ -469,6 +469,8 @@ class PlainTable:
         self.say("Final sheets:")
         self.show_sheets(game)
         self.say(session.result())
+        for line in session.standings():
+            self.say(line)
         if self._computer is None:
             return
         # Judging every decision needs the solved table; solving it is left to an explicit ask.

@@ -277,3 +277,12 @@ def hall_pushed_out(player: str, total: int, by: str | None) -> str:
     if by is None:
         return hall_missed(player, total)
     return f"{player}'s {total} no longer makes the Hall of Fame: {by}'s entry just now took the last place."
+
+
+def standing(name: str, total: int, share: float) -> str:
+    """How a total compares with perfect play (``share``: perfect games it beats).
+
+    >>> standing("Ann", 287, 0.3812)
+    "Ann's 287 beats 38% of perfect games."
+    """
+    return f"{name}'s {total} beats {share:.0%} of perfect games."

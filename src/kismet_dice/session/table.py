@@ -19,7 +19,9 @@ from kismet_dice.session.keeping import Keeper, StoreKeeper, Unkept
 from kismet_dice.session.narration import Told
 from kismet_dice.session.seats import BadSetup, Seat, Setup
 from kismet_dice.storage import HallEntry, SavedGame, Storage, qualifies
-from kismet_dice.strategy import Advisor, ComputerPlayer, Level, Option
+from kismet_dice.strategy import Advisor, ComputerPlayer, Level, Option, kismet_rules
+from kismet_dice.strategy.distribution import distribution_path
+from kismet_dice.strategy.distribution import load as load_distribution
 
 Players = Callable[[Level], ComputerPlayer]
 """Makes the computer player of a level (``hard`` may load the strategy table first)."""
@@ -132,6 +134,22 @@ class Session:
     def result(self) -> str:
         """Who won, in words, once the game is over."""
         return narration.result(self._game)
+
+    def standings(self) -> tuple[str, ...]:
+        """Once the game is over, how each person's total compares with perfect play, in words:
+        only when the exact distribution of perfect play is stored on this machine (working it
+        out takes minutes, which the end of a game should not wait for)."""
+        game = self._game
+        if not game.is_over:
+            return ()
+        rules = kismet_rules()
+        perfect = load_distribution(rules, distribution_path(rules))
+        if perfect is None:
+            return ()
+        return tuple(
+            narration.standing(game.names[seat], game.total(seat), perfect.below(game.total(seat)))
+            for seat in self.humans
+        )
 
     # --- actions ------------------------------------------------------------------------
 

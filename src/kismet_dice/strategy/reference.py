@@ -1,8 +1,8 @@
 """What a person's games are compared with: how perfect play, and the easy and medium players, score.
 
 Perfect play is the hard player (every decision maximises the expected total). Its distribution
-of totals comes from :func:`perfect_play_distribution`, the one place the exact distribution is
-to be plugged in; until then it is drawn from simulated games. The easy and medium players are
+of totals comes from :func:`perfect_play_distribution`: exact when it is stored, else drawn from
+simulated games. The easy and medium players are
 always simulated. Made once per process for each table and number of games, then kept.
 """
 
@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from kismet_dice.strategy.distribution import distribution_path, load
 from kismet_dice.strategy.simulate import Played, run, summarise
 from kismet_dice.strategy.table import StrategyTable
 
@@ -20,7 +21,8 @@ PERFECT = "perfect play"
 """The name perfect play goes by in charts and JSON."""
 
 PERFECT_GAMES = 10_000
-"""Simulated games of perfect play, until the exact distribution is plugged in."""
+"""Simulated games of perfect play: for the mean per box, and for the totals while the exact
+distribution is not stored on the machine."""
 
 OTHER_GAMES = 600
 """Simulated games of the easy and the medium player each."""
@@ -60,12 +62,13 @@ def _distribution(played: Played) -> dict[int, float]:
 def perfect_play_distribution(table: StrategyTable, hard: Played) -> dict[int, float]:
     """The probability of each final total under perfect play from an empty sheet.
 
-    THE PLACE TO PLUG IN THE EXACT DISTRIBUTION: once ``strategy/distribution.py`` computes it
-    from ``table``, return its ``.by_total()`` here instead of the share of each total among the
-    simulated games ``hard`` (which then serve only for the mean per box). Everything that draws
-    perfect play (the command's charts, the web, the terminal) comes through this function.
+    The exact distribution when it is stored beside the table (``kismet chances`` works it out
+    the first time, a few minutes); otherwise the share of each total among the simulated games
+    ``hard``, since a chart should not start a long computation. Everything that draws perfect
+    play (the command's charts, the web, the terminal) comes through this function.
     """
-    return _distribution(hard)
+    exact = load(table.rules, distribution_path(table.rules))
+    return exact.by_total() if exact is not None else _distribution(hard)
 
 
 _made: dict[tuple[str, int, int], Reference] = {}

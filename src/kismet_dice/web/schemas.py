@@ -173,6 +173,11 @@ class TurnView(View):
     over: bool
     winners: list[int]
     result: str | None = Field(description="once the game is over, who won, in words")
+    standings: list[str] = Field(
+        default=[],
+        description="once the game is over, how each person's total compares with perfect play "
+        "(when the server holds the exact distribution of perfect play)",
+    )
     hall_of_fame: list[int] = Field(
         description="once the game is over: the seats whose total qualifies for the Hall of Fame "
         "and who have not yet answered its prompt"

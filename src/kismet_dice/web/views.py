@@ -103,6 +103,7 @@ def turn_fields(table: Table, computer: ComputerState, problem: str | None) -> d
         "over": game.is_over,
         "winners": list(game.winners),
         "result": session.result() if game.is_over else None,
+        "standings": list(session.standings()),
         "hall_of_fame": list(session.hall_prompts()),
         "assisted": session.assisted,
         "computer": computer,

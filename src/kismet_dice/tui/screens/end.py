@@ -45,6 +45,9 @@ class EndScreen(Screen[None]):
                 for seat, name in sorted(enumerate(game.names), key=lambda each: -game.total(each[0]))
             )
             yield Static(totals, id="totals")
+            standings = self.session.standings()
+            if standings:
+                yield Static("\n".join(standings), id="standings")
             if self.session.assisted and self.session.humans:
                 yield Static(narration.ASSISTED, id="assisted")
             with VerticalScroll(id="review"):

@@ -7,6 +7,7 @@ import { remember } from "../games.js";
 
 export function endPanel(page, actions) {
   const totals = el("ol", { id: "totals", class: "totals" });
+  const standings = el("p", { id: "standings", class: "standings" });
   const fame = el("section", { id: "fame", class: "fame" });
   const verdict = el("section", { id: "proficiency", class: "proficiency" });
   const again = el("div", { id: "again", class: "again" });
@@ -15,6 +16,7 @@ export function endPanel(page, actions) {
     { id: "end", class: "end", hidden: true, "aria-labelledby": "end-title" },
     el("h2", { id: "end-title" }, "Final totals"),
     totals,
+    standings,
     fame,
     verdict,
     again,
@@ -37,6 +39,8 @@ export function endPanel(page, actions) {
         ),
       ),
     );
+    // How each person's total compares with perfect play, in the server's words.
+    standings.textContent = (state.standings || []).join(" ");
   }
 
   function drawFame() {
