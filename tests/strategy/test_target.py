@@ -13,7 +13,8 @@ import pytest
 from kismet_dice.game import Game, Roll, Score
 from kismet_dice.strategy.advisor import Advisor, position_key, raw_points
 from kismet_dice.strategy.chances import Continuations
-from kismet_dice.strategy.distribution import Futures, future_pass
+from kismet_dice.strategy.dice_space import FloatArray
+from kismet_dice.strategy.distribution import Float32Array, Futures, future_pass
 from kismet_dice.strategy.players import HardPlayer
 from kismet_dice.strategy.ruleset import RuleSet, rule_set
 from kismet_dice.strategy.simulate import play_target
@@ -39,13 +40,14 @@ def exact_survival(rules: RuleSet, table: StrategyTable) -> Futures:
     """Every layer's futures as float64 survival functions (the pass keeps float32 ones), so that the
     player and the brute force below read the same numbers."""
     dense = future_pass(table, keep=len(rules.boxes))
-    layers = {
-        filled: np.cumsum(layer[:, ::-1], axis=1)[:, ::-1].copy() for filled, layer in dense.layers.items()
+    layers: dict[int, FloatArray | Float32Array] = {
+        filled: np.cumsum(layer[:, ::-1], axis=1)[:, ::-1].astype(np.float64)
+        for filled, layer in dense.layers.items()
     }
     full = (1 << len(rules.boxes)) - 1
     bonus = np.zeros((rules.cap + 1, max(rules.bonus) + 1))
     bonus[np.arange(rules.cap + 1), list(rules.bonus)] = 1.0
-    layers[len(rules.boxes)] = np.cumsum(bonus[:, ::-1], axis=1)[:, ::-1].copy()
+    layers[len(rules.boxes)] = np.cumsum(bonus[:, ::-1], axis=1)[:, ::-1].astype(np.float64)
     assert dense.row_of[full, 0] == 0
     return Futures(rules, dense.row_of, layers, survival=True)
 

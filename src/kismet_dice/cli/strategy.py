@@ -98,7 +98,13 @@ def _simulated_player(text: str) -> Level | str:
     """A level, or the target player (which only ``kismet simulate`` offers)."""
     if text.strip().lower() == TARGET:
         return TARGET
-    return Level.parse(text)
+    try:
+        return Level.parse(text)
+    except ValueError:
+        choices = ", ".join(level.value for level in LEVELS)
+        raise argparse.ArgumentTypeError(
+            f"a computer player is {choices} or {TARGET}, not {text!r}"
+        ) from None
 
 
 def _progress_bar() -> Any:
