@@ -115,3 +115,26 @@ def test_simulate_prints_a_table(capsys: pytest.CaptureFixture[str]) -> None:
     # Every figure in points has two decimals, whole or not.
     assert all(re.fullmatch(r"\d+\.\d\d", figure) for figure in figures)
     assert re.search(r"^mean \d+\.\d\d \(standard error \d+\.\d\d\), std \d+\.\d\d$", out, re.MULTILINE)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["--player", "target"], "--player target needs --target T"),
+        (["--player", "hard", "--target", "400"], "--target is for --player target only"),
+        (["--target", "400"], "--target is for --player target only"),
+    ],
+)
+def test_simulate_asks_for_a_target_with_the_target_player_only(
+    arguments: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["simulate", "--games", "10", *arguments]) == 2
+    error = capsys.readouterr().err
+    assert message in error
+    assert error.count("\n") == 1
+
+
+def test_simulate_names_the_target_player_among_the_players(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["simulate", "--player", "lucky"])
+    assert "a computer player is easy, medium, hard or target, not 'lucky'" in capsys.readouterr().err

@@ -14,8 +14,9 @@ from kismet_dice.session import narration
 from kismet_dice.strategy.advisor import Advisor
 from kismet_dice.strategy.players import LEVELS, Level
 from kismet_dice.strategy.ruleset import kismet_rules
-from kismet_dice.strategy.simulate import run, summarise
+from kismet_dice.strategy.simulate import Played, run, run_target, summarise
 from kismet_dice.strategy.table import StrategyTable, load, load_or_solve, table_path
+from kismet_dice.strategy.target import TARGET
 
 
 def register(subparsers: Any) -> None:
@@ -74,10 +75,16 @@ def register(subparsers: Any) -> None:
     )
     simulate.add_argument(
         "--player",
-        type=Level.parse,
-        choices=LEVELS,
+        type=_simulated_player,
+        choices=(*LEVELS, TARGET),
         default=Level.HARD,
-        help="computer player (default hard)",
+        help="computer player: easy, medium, hard or target (default hard)",
+    )
+    simulate.add_argument(
+        "--target",
+        type=int,
+        metavar="T",
+        help="the total the target player plays for (needed with --player target, refused otherwise)",
     )
     simulate.add_argument(
         "--games", type=int, default=10000, metavar="N", help="games to play (default 10000)"
@@ -85,6 +92,19 @@ def register(subparsers: Any) -> None:
     simulate.add_argument("--seed", type=int, help="make the games repeatable")
     simulate.add_argument("--json", action="store_true", help="print the statistics as JSON")
     simulate.set_defaults(run=run_simulate)
+
+
+def _simulated_player(text: str) -> Level | str:
+    """A level, or the target player (which only ``kismet simulate`` offers)."""
+    if text.strip().lower() == TARGET:
+        return TARGET
+    try:
+        return Level.parse(text)
+    except ValueError:
+        choices = ", ".join(level.value for level in LEVELS)
+        raise argparse.ArgumentTypeError(
+            f"a computer player is {choices} or {TARGET}, not {text!r}"
+        ) from None
 
 
 def _progress_bar() -> Any:
@@ -182,24 +202,43 @@ def run_hint(options: argparse.Namespace) -> int:
 def run_simulate(options: argparse.Namespace) -> int:
     if options.games < 1:
         raise UserError("--games needs at least 1")
-    table = load_table() if options.player.needs_table else None
+    target: int | None = options.target
+    if options.player == TARGET and target is None:
+        raise UserError("--player target needs --target T, the total to play for")
+    if options.player != TARGET and target is not None:
+        raise UserError("--target is for --player target only")
     started = time.perf_counter()
-    with _progress_bar() as bar:
-        task = bar.add_task(f"Playing {options.player}", total=options.games)
-        played = run(
-            options.player,
-            options.games,
-            seed=options.seed,
-            table=table,
-            progress=lambda done: bar.update(task, completed=done),
-        )
+    if target is not None:
+        played = _play_target(options, target)
+    else:
+        table = load_table() if options.player.needs_table else None
+        with _progress_bar() as bar:
+            task = bar.add_task(f"Playing {options.player}", total=options.games)
+            played = run(
+                options.player,
+                options.games,
+                seed=options.seed,
+                table=table,
+                progress=lambda done: bar.update(task, completed=done),
+            )
     seconds = time.perf_counter() - started
-    summary = summarise(options.player, played)
+    summary = summarise(str(options.player), played)
+    reached = None if target is None else float((played.totals >= target).mean())
     if options.json:
-        print(json.dumps({**summary.to_json(), "seconds": round(seconds, 3)}))
+        extra: dict[str, object] = {"seconds": round(seconds, 3)}
+        if target is not None and reached is not None:
+            extra |= {
+                "target": target,
+                "reached": reached,
+                "reached_standard_error": (reached * (1 - reached) / summary.games) ** 0.5,
+            }
+        print(json.dumps({**summary.to_json(), **extra}))
         return 0
     out = sys.stdout
     print(f"{summary.games} games of {summary.level} in {seconds:.1f} s", file=out)
+    if target is not None and reached is not None:
+        error = (reached * (1 - reached) / summary.games) ** 0.5
+        print(f"reached {target} or more in {reached:.2%} (standard error {error:.2%})", file=out)
     # Every figure in points has two decimals, percentiles too (they fall between two games'
     # totals), so the columns compare at a glance; best and worst are single games' totals.
     print(
@@ -216,6 +255,28 @@ def run_simulate(options: argparse.Namespace) -> int:
             file=out,
         )
     return 0
+
+
+def _play_target(options: argparse.Namespace, target: int) -> Played:
+    """The target player's games: first the distributions of every position, then the games."""
+    from kismet_dice.strategy.distribution import future_pass
+
+    table = load_table()
+    with _progress_bar() as bar:
+        task = bar.add_task("Following perfect play into every position", total=None)
+        futures = future_pass(
+            table, keep=None, progress=lambda done, total: bar.update(task, completed=done, total=total)
+        )
+        bar.remove_task(task)
+        task = bar.add_task(f"Playing for {target}", total=options.games)
+        return run_target(
+            futures,
+            table,
+            target,
+            options.games,
+            seed=options.seed,
+            progress=lambda done: bar.update(task, completed=done),
+        )
 
 
 def _hint_target(options: argparse.Namespace, advisor: Advisor, sheet: Sheet, dice: tuple[int, ...]) -> int:

@@ -204,10 +204,19 @@ class Turn:
 
 def turn(rules: RuleSet, tables: Sequence[BoxTable], nexts: Sequence[FloatArray | None]) -> Turn:
     """All values of a turn, each in arrays of its own (for the advisor and the players)."""
-    space = rules.space
     columns = next(nxt.shape[-1] for nxt in nexts if nxt is not None)
-    work = Workspace.create(space, columns)
-    stop = final(tables, nexts, work.stop, work.scratch).copy()
+    work = Workspace.create(rules.space, columns)
+    return turn_from(rules, final(tables, nexts, work.stop, work.scratch).copy(), work)
+
+
+def turn_from(rules: RuleSet, stop: FloatArray, work: Workspace | None = None) -> Turn:
+    """All values of a turn whose value with no roll left is ``stop`` (one row per roll).
+
+    Whatever ``stop`` measures, a keep is worth its average over the rolls it leads to and a roll
+    the best of stopping and keeping: so the same lattice gives chances as well as expected totals.
+    """
+    space = rules.space
+    work = work if work is not None else Workspace.create(space, stop.shape[1])
     keeps: list[tuple[FloatArray, ...]] = [()]
     choose = [stop]
     for _ in range(1, rules.rolls_per_turn):

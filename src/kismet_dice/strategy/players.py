@@ -54,7 +54,11 @@ LEVELS: Final = tuple(Level)
 class ComputerPlayer(Protocol):
     """Decides the current player's next action in a live game."""
 
-    level: Level
+    @property
+    def level(self) -> str:
+        """A :class:`Level` for the players a seat can have; ``"target"`` for the player that plays
+        for a total (:mod:`kismet_dice.strategy.target`), which no seat offers."""
+        ...
 
     def choose(self, game: Game) -> Action: ...
 

@@ -3,11 +3,13 @@
 ``easy`` and ``medium`` play through the game engine. ``hard`` plays hundreds of games in
 lockstep straight on the rules, one NumPy column per game: the same turn values, the same
 option order and the same tie-breaks as :class:`~kismet_dice.strategy.players.HardPlayer`
-(a test replays such games through the engine and gets the same sheets).
+(a test replays such games through the engine and gets the same sheets). The ``target`` player
+(:mod:`kismet_dice.strategy.target`) plays in lockstep too, on threads that share its futures.
 """
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import functools
 import os
@@ -22,15 +24,21 @@ from kismet_dice.rules import BASIC_BOXES, Box, Sheet, bonus
 from kismet_dice.strategy import kernel
 from kismet_dice.strategy.advisor import Advisor
 from kismet_dice.strategy.dice_space import DiceSpace, IntArray
+from kismet_dice.strategy.distribution import Futures
 from kismet_dice.strategy.players import computer_player
 from kismet_dice.strategy.solver import next_values
 from kismet_dice.strategy.table import StrategyTable
+from kismet_dice.strategy.target import TargetTurns
 from kismet_dice.strategy.workers import STALL_SECONDS, Workers
 
 GAMES_PER_TASK = 250
 """Games in one piece of work: the hard player's lockstep batch, and the unit of progress."""
 
 BONUS_LEVELS = (0, 35, 55, 75)
+
+GAMES_PER_BATCH = 500
+"""Games the target player plays in lockstep on one thread: the chances of a turn's endings take
+boxes x rolls x games floats (15 x 252 x 500 x 8 bytes = 15 MB for Kismet)."""
 
 
 @dataclass(frozen=True)
@@ -239,6 +247,93 @@ def run(
         for part in play(_jobs(level, games, seed, start)):
             parts.append(part)
             done += len(part)
+            if progress is not None:
+                progress(done)
+    return Played(np.concatenate(parts, axis=0))
+
+
+# --- the target player ---------------------------------------------------------------
+
+
+def play_target(
+    turns: TargetTurns, games: int, rng: np.random.Generator, start: Start | None = None
+) -> Played:
+    """Play ``games`` solo games of the target player of ``turns`` in lockstep (like
+    :func:`kismet_dice.strategy.simulate.play_hard`); ``start`` is a sheet to play on from."""
+    rules = turns.rules
+    space = rules.space
+    boxes = len(rules.boxes)
+    points = turns.shape.points
+    basic = turns.shape.basic
+    lookup = _roll_lookup(space.rolls, rules.faces)
+    flat_keeps = [keep for level in space.levels[: rules.dice] for keep in level]
+    keep_size = np.array([len(keep) for keep in flat_keeps], dtype=np.intp)
+    keep_faces = np.array([list(keep) + [0] * (rules.dice - len(keep)) for keep in flat_keeps], dtype=np.intp)
+    sheet = start if start is not None else (None,) * boxes
+    first = np.array([entry or 0 for entry in sheet], dtype=np.intp)
+    masks = np.full(
+        games, sum(1 << box for box, entry in enumerate(sheet) if entry is not None), dtype=np.intp
+    )
+    totals = np.full(games, min(int(first[basic].sum()), rules.cap), dtype=np.intp)
+    entries = np.repeat(first[None, :], games, axis=0)
+    for _ in range(sum(entry is None for entry in sheet)):
+        plan = turns.turn(masks, totals, entries.sum(axis=1))
+        dice = np.sort(rng.integers(1, rules.faces + 1, size=(games, rules.dice)), axis=1)
+        playing = np.ones(games, dtype=bool)
+        for left in range(rules.rolls_per_turn - 1, -1, -1):
+            rolls = lookup[_code(dice, rules.faces)]
+            choice = plan.decide(rolls, left)
+            scoring = playing & ~choice.reroll
+            rerolling = playing & choice.reroll
+            if left:
+                fresh = rng.integers(1, rules.faces + 1, size=(games, rules.dice))
+                keep = np.maximum(choice.keep, 0)
+                kept = np.arange(rules.dice)[None, :] < keep_size[keep][:, None]
+                rolled = np.where(kept, keep_faces[keep], fresh)
+                dice = np.where(rerolling[:, None], np.sort(rolled, axis=1), dice)
+            chosen = choice.box[scoring]
+            gained = points[chosen, rolls[scoring]]
+            entries[scoring, chosen] = gained
+            totals[scoring] = np.where(
+                basic[chosen], np.minimum(totals[scoring] + gained, rules.cap), totals[scoring]
+            )
+            masks[scoring] |= 1 << chosen
+            playing &= ~scoring
+    return Played(entries)
+
+
+def run_target(
+    futures: Futures,
+    table: StrategyTable,
+    target: int,
+    games: int,
+    *,
+    seed: int | None = None,
+    threads: int | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> Played:
+    """``games`` games of the target player, batch by batch on ``threads`` threads (both cores by
+    default); the same ``seed`` gives the same games whatever the threads.
+
+    Threads rather than worker processes: the futures of every layer take over a gigabyte for
+    Kismet, which threads share, and NumPy lets go of the interpreter in its loops.
+    """
+    batches = max(1, -(-games // GAMES_PER_BATCH))
+    seeds = np.random.SeedSequence(seed).spawn(batches)
+    sizes = [min(GAMES_PER_BATCH, games - index * GAMES_PER_BATCH) for index in range(batches)]
+
+    turns = TargetTurns(futures, table, target)
+
+    def batch(index: int) -> Played:
+        return play_target(turns, sizes[index], np.random.default_rng(seeds[index]))
+
+    size = threads if threads is not None else min(2, os.cpu_count() or 1)
+    parts = []
+    done = 0
+    with concurrent.futures.ThreadPoolExecutor(size) as pool:
+        for played in pool.map(batch, range(batches)):
+            parts.append(played.entries)
+            done += len(played.entries)
             if progress is not None:
                 progress(done)
     return Played(np.concatenate(parts, axis=0))
