@@ -250,7 +250,8 @@ def histogram(
             f'stroke="{colour}" stroke-width="2.5"{dashed}/>'
         )
     parts += _x_axis(plot, x_ticks, place, low, x_name)
-    legend = [(name, MAIN, "", True)] + [
+    # A chart of references alone (no games of one's own) has no legend entry for games.
+    legend = [(name, MAIN, "", True)] * bool(values) + [
         (ref, PALETTE[n % len(PALETTE)], DASHES[n % len(DASHES)], False) for n, ref in enumerate(references)
     ]
     parts += _legend(legend, plot.right - 170, plot.top + 12)

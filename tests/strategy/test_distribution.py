@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import itertools
+import os
+from pathlib import Path
+from xml.etree import ElementTree
 
 import numpy as np
 import pytest
 
+from kismet_dice import charts
 from kismet_dice.rules import Box, Sheet
 from kismet_dice.strategy.chances import chance, wilson
 from kismet_dice.strategy.dice_space import IntArray
@@ -154,3 +158,27 @@ def test_the_kismet_distribution_agrees_with_100000_simulated_hard_games(
     # And the percentiles a reader sees in the README are those of the games played.
     for percent in (5, 50, 95):
         assert abs(kismet_distribution.percentile(percent) - np.percentile(played.totals, percent)) <= 3
+
+
+@pytest.mark.timeout(1200)
+def test_the_readme_chart_of_perfect_play(kismet_distribution: Distribution) -> None:
+    perfect = kismet_distribution.by_total()
+    svg = charts.histogram(
+        [],
+        title="Final totals of perfect play: the exact distribution",
+        references={"perfect play": perfect},
+        bin_width=10,
+    )
+    root = ElementTree.fromstring(svg)
+    assert root.tag.endswith("svg") and "perfect play" in svg
+    # The README quotes these percentiles: each is a total, and they rise with the share.
+    percentiles = [kismet_distribution.percentile(p) for p in (1, 5, 25, 50, 75, 95, 99)]
+    assert percentiles == sorted(percentiles) and percentiles[3] == 313
+    assert sum(p for total, p in perfect.items() if total < percentiles[3]) < 0.5
+    assert sum(p for total, p in perfect.items() if total <= percentiles[3]) >= 0.5
+    # The chart is written under build/; KISMET_SCREENSHOT=docs writes the README's copy.
+    folder = Path(__file__).parents[2] / (
+        "docs" if os.environ.get("KISMET_SCREENSHOT") == "docs" else "build"
+    )
+    folder.mkdir(exist_ok=True)
+    (folder / "perfect-play.svg").write_text(svg, encoding="utf-8")
