@@ -127,9 +127,15 @@ def in_thread(work: Callable[[], object]) -> object:
 
 def kill_a_worker(done: int, total: int) -> None:
     """A progress callback that kills a worker process outright, as the out-of-memory killer would."""
-    victims = [child for child in mp.active_children() if child.pid is not None]
-    if victims:
-        os.kill(victims[0].pid or 0, signal.SIGKILL)
+    # A child listed a moment ago may have ended since (a worker killed before it was reaped):
+    # the first one still there is killed.
+    for child in mp.active_children():
+        if child.pid is not None:
+            try:
+                os.kill(child.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                continue
+            return
 
 
 @pytest.mark.timeout(120)
