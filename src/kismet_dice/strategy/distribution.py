@@ -20,11 +20,8 @@ from __future__ import annotations
 
 import concurrent.futures
 import contextlib
-import hashlib
-import json
 import math
 import os
-import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,7 +29,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from kismet_dice.strategy import kernel
+from kismet_dice.strategy import kernel, stored
 from kismet_dice.strategy.dice_space import FloatArray, IntArray
 from kismet_dice.strategy.ruleset import RuleSet
 from kismet_dice.strategy.solver import BATCH_COLUMNS, Progress, _layer, next_values
@@ -520,56 +517,27 @@ def distribution_path(rules: RuleSet, directory: Path | None = None) -> Path:
 
 
 def save(rules: RuleSet, distribution: Distribution, path: Path) -> None:
-    """Write atomically, with a header line like the strategy table's."""
-    data = np.ascontiguousarray(distribution.probabilities, dtype="<f8").tobytes()
+    """Write atomically, in the strategy table's checked format (:mod:`~kismet_dice.strategy.stored`)."""
     header = {
         "format": FORMAT,
         "version": VERSION,
         "rules": rules.fingerprint,
         "offset": distribution.offset,
         "length": len(distribution.probabilities),
-        "sha256": hashlib.sha256(data).hexdigest(),
     }
-    path.parent.mkdir(parents=True, exist_ok=True)
-    descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-    try:
-        with os.fdopen(descriptor, "wb") as handle:
-            handle.write(json.dumps(header).encode() + b"\n")
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    stored.write(path, header, distribution.probabilities)
 
 
 def load(rules: RuleSet, path: Path) -> Distribution | None:
     """The distribution stored at ``path`` for ``rules``, or ``None`` if missing, damaged or foreign."""
-    try:
-        content = path.read_bytes()
-    except OSError:
+    found = stored.read(path, {"format": FORMAT, "version": VERSION, "rules": rules.fingerprint})
+    if found is None:
         return None
-    line_end = content.find(b"\n")
-    if line_end < 0:
+    header, values = found
+    offset, length = header.get("offset"), header.get("length")
+    if not isinstance(offset, int) or not isinstance(length, int) or len(values) != length:
         return None
-    try:
-        header = json.loads(content[:line_end])
-    except ValueError:
-        return None
-    data = content[line_end + 1 :]
-    if (
-        not isinstance(header, dict)
-        or header.get("format") != FORMAT
-        or header.get("version") != VERSION
-        or header.get("rules") != rules.fingerprint
-        or not isinstance(header.get("offset"), int)
-        or not isinstance(header.get("length"), int)
-        or len(data) != header["length"] * 8
-        or header.get("sha256") != hashlib.sha256(data).hexdigest()
-    ):
-        return None
-    return Distribution(header["offset"], np.frombuffer(data, dtype="<f8").astype(np.float64))
+    return Distribution(offset, values)
 
 
 def load_or_compute(

@@ -10,17 +10,14 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
-import hashlib
-import json
 import os
-import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
 import platformdirs
 
+from kismet_dice.strategy import stored
 from kismet_dice.strategy.dice_space import FloatArray
 from kismet_dice.strategy.ruleset import RuleSet
 from kismet_dice.strategy.solver import Progress, solve
@@ -62,56 +59,24 @@ def table_path(rules: RuleSet, directory: Path | None = None) -> Path:
 
 
 def save(table: StrategyTable, path: Path) -> None:
-    """Write atomically: a temporary file in the same directory, then a rename."""
-    data = np.ascontiguousarray(table.values, dtype="<f8").tobytes()
+    """Write atomically, in the checked format of :mod:`~kismet_dice.strategy.stored`."""
     header = {
         "format": FORMAT,
         "version": VERSION,
         "rules": table.rules.fingerprint,
         "shape": list(table.values.shape),
-        "sha256": hashlib.sha256(data).hexdigest(),
     }
-    path.parent.mkdir(parents=True, exist_ok=True)
-    descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-    try:
-        with os.fdopen(descriptor, "wb") as handle:
-            handle.write(json.dumps(header).encode() + b"\n")
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    stored.write(path, header, table.values)
 
 
 def load(rules: RuleSet, path: Path) -> StrategyTable | None:
     """The table stored at ``path`` for ``rules``, or ``None`` if it is missing, damaged or foreign."""
-    try:
-        content = path.read_bytes()
-    except OSError:
-        return None
-    line_end = content.find(b"\n")
-    if line_end < 0:
-        return None
-    try:
-        header = json.loads(content[:line_end])
-    except ValueError:
-        return None
     shape = (1 << len(rules.boxes), rules.cap + 1)
-    data = content[line_end + 1 :]
-    if (
-        not isinstance(header, dict)
-        or header.get("format") != FORMAT
-        or header.get("version") != VERSION
-        or header.get("rules") != rules.fingerprint
-        or header.get("shape") != list(shape)
-        or len(data) != shape[0] * shape[1] * 8
-        or header.get("sha256") != hashlib.sha256(data).hexdigest()
-    ):
+    expected = {"format": FORMAT, "version": VERSION, "rules": rules.fingerprint, "shape": list(shape)}
+    found = stored.read(path, expected)
+    if found is None or len(found[1]) != shape[0] * shape[1]:
         return None
-    values = np.frombuffer(data, dtype="<f8").astype(np.float64).reshape(shape)
-    return StrategyTable(rules, values)
+    return StrategyTable(rules, found[1].reshape(shape))
 
 
 def load_or_solve(
