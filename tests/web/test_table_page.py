@@ -128,6 +128,7 @@ def test_a_whole_game_with_the_keyboard_only(browser: Browser, tmp_path: Path, c
         expect(page.locator("#computer-status")).to_be_empty()
         for turn in range(15):
             expect(page.locator("#turn")).to_contain_text(f"Round {turn + 1} · Your turn")
+            expect(page.locator("body")).to_have_attribute("data-busy", "no")
             page.keyboard.press("r")
             expect(page.locator("#dice .die")).to_have_count(5)
             expect(page.locator("body")).to_have_attribute("data-busy", "no")
@@ -166,7 +167,9 @@ def test_a_letter_or_a_click_chooses_the_second_enters_and_esc_drops(
         expect(entries).to_have_count(0)
         twos.click()
         expect(page.locator("#sheet td[data-box='THREES'] .entry")).to_have_count(1)
-        # The same letter twice enters too.
+        # The same letter twice enters too. (The entry can show, from the live socket, before its
+        # own answer is in; the page takes no new action until then.)
+        expect(page.locator("body")).to_have_attribute("data-busy", "no")
         page.keyboard.press("r")
         expect(page.locator("#dice .die")).to_have_count(5)
         page.keyboard.press("a")
@@ -219,6 +222,7 @@ def test_reduced_motion_rolls_without_animation_and_the_dark_theme(
         expect(page.locator("#dice .die")).to_have_count(5)
         page.keyboard.press("1")
         expect(page.locator("#dice .die").first).to_have_attribute("aria-pressed", "true")
+        expect(page.locator("body")).to_have_attribute("data-busy", "no")
         page.keyboard.press("r")
         expect(page.locator("#roll")).to_contain_text("1 left")
         assert page.evaluate("document.getAnimations().length") == 0
@@ -229,5 +233,6 @@ def test_reduced_motion_rolls_without_animation_and_the_dark_theme(
         SHOTS.mkdir(exist_ok=True)
         page.screenshot(path=str(SHOTS / "web-dark.png"))
         page.emulate_media(reduced_motion="no-preference")
+        expect(page.locator("body")).to_have_attribute("data-busy", "no")
         page.keyboard.press("r")
         expect(page.locator("#roll")).to_contain_text("No rolls left")

@@ -69,6 +69,8 @@ def switch_on(page: Page, setting: str) -> None:
 
 
 def roll(page: Page) -> None:
+    # The page takes no new action while the last one's answer is still on its way.
+    expect(page.locator("body")).to_have_attribute("data-busy", "no")
     page.keyboard.press("r")
     expect(page.locator("#dice .die")).to_have_count(5)
     expect(page.locator("body")).to_have_attribute("data-busy", "no")
