@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from kismet_dice.strategy import Computer
 from kismet_dice.web import create_app
@@ -46,3 +46,15 @@ def chromium() -> Iterator[Browser]:
             yield browser
         finally:
             browser.close()
+
+
+def start(page: Page, address: str, *names: str) -> None:
+    """Set up a game of people ``names`` from the lobby, and wait for its live table."""
+    page.goto(address + "/")
+    page.fill(".seat-name", names[0])
+    for index, name in enumerate(names[1:], start=1):
+        page.click("#add-seat")
+        page.locator(".seat-name").nth(index).fill(name)
+    page.click("#start")
+    expect(page.locator("body")).to_have_attribute("data-live", "yes")
+    expect(page.locator("#sheet")).to_be_visible()

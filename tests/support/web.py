@@ -79,3 +79,16 @@ def options(view: dict[str, Any]) -> dict[str, int]:
 
 def faces(view: dict[str, Any]) -> list[int]:
     return [die["face"] for die in view["dice"]]
+
+
+# A two-seat game to its second Kismet, move by move as (seat, endpoint, body): Ann's five fives
+# in Kismet; Bob's 1 2 3 4 6, then a 5 for his 6, in Yarborough; Ann's five fives again.
+SECOND_KISMET_MOVES: tuple[tuple[int, str, dict[str, Any]], ...] = (
+    (0, "roll", {}),
+    (0, "score", {"box": "KISMET"}),
+    (1, "roll", {}),
+    (1, "roll", {"hold": [0, 1, 2, 3]}),
+    (1, "score", {"box": "YARBOROUGH"}),
+    (0, "roll", {}),
+    (0, "score", {"box": "FIVES"}),
+)

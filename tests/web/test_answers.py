@@ -9,7 +9,7 @@ import json
 from fastapi.testclient import TestClient
 
 from kismet_dice.web.schemas import GameView, StateMessage, UpdateMessage
-from tests.support.web import QueuedDice, new_game, seat, seat_tokens
+from tests.support.web import SECOND_KISMET_MOVES, QueuedDice, new_game, seat, seat_tokens
 
 # The roll-off (Ann 6, Bob 2, from the fixture); Ann's five fives; Bob's 1 2 3 4 6, then a 5 for
 # his 6; Ann's five fives again, her second Kismet (which costs Bob an entry).
@@ -28,15 +28,8 @@ def test_every_answer_and_every_whole_state_is_the_game_view_as_the_schema_write
         page.send_json({"type": "hello", "token": bob})  # a seat with a page open: "connected"
         assert page.receive_json() == {"type": "presence", "connected": [1]}
         answers = [web.get(f"/api/games/{game_id}")]
-        for token, path, body in (
-            (ann, "roll", {}),
-            (ann, "score", {"box": "KISMET"}),
-            (bob, "roll", {}),
-            (bob, "roll", {"hold": [0, 1, 2, 3]}),
-            (bob, "score", {"box": "YARBOROUGH"}),
-            (ann, "roll", {}),
-            (ann, "score", {"box": "FIVES"}),
-        ):
+        for who, path, body in SECOND_KISMET_MOVES:
+            token = (ann, bob)[who]
             answer = web.post(f"/api/games/{game_id}/{path}", json=body, headers=seat(token))
             assert answer.status_code == 200, answer.text
             assert answer.headers["content-type"] == "application/json"

@@ -14,7 +14,7 @@ from kismet_dice.cli.play import EndOfInput, PlainTable
 from kismet_dice.game import Penalty, Rolled, Scored, ScriptedDice, SecondKismet
 from kismet_dice.rules import Box
 from kismet_dice.session import Seat, Session, narration
-from tests.support.web import QueuedDice, new_game, seat, seat_tokens
+from tests.support.web import SECOND_KISMET_MOVES, QueuedDice, new_game, seat, seat_tokens
 
 NAMES = ("Ann", "Bob")
 # The roll-off (Ann 6, Bob 2, as the web fixture's dice have it); Ann's five fives; Bob's
@@ -27,15 +27,8 @@ def web_events(web: TestClient, dice: QueuedDice) -> list[dict[str, Any]]:
     created = new_game(web, *NAMES)
     ann, bob = seat_tokens(created)
     game_id = created["id"]
-    for token, path, body in (
-        (ann, "roll", {}),
-        (ann, "score", {"box": "KISMET"}),
-        (bob, "roll", {}),
-        (bob, "roll", {"hold": [0, 1, 2, 3]}),
-        (bob, "score", {"box": "YARBOROUGH"}),
-        (ann, "roll", {}),
-        (ann, "score", {"box": "FIVES"}),
-    ):
+    for who, path, body in SECOND_KISMET_MOVES:
+        token = (ann, bob)[who]
         answer = web.post(f"/api/games/{game_id}/{path}", json=body, headers=seat(token))
         assert answer.status_code == 200, answer.text
     events: list[dict[str, Any]] = answer.json()["events"]

@@ -13,7 +13,7 @@ from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-unt
 from playwright.sync_api import Browser, Page, expect
 
 from kismet_dice.strategy import Computer
-from tests.support.browser import chromium, served
+from tests.support.browser import chromium, served, start
 
 ROOT = Path(__file__).resolve().parents[2]
 # The tests write their screenshots under build/; KISMET_SCREENSHOT=docs writes the README's copies.
@@ -26,17 +26,6 @@ pytestmark = pytest.mark.timeout(300)
 def browser() -> Iterator[Browser]:
     with chromium() as browser:
         yield browser
-
-
-def start(page: Page, address: str, *names: str) -> None:
-    page.goto(address + "/")
-    page.fill(".seat-name", names[0])
-    for index, name in enumerate(names[1:], start=1):
-        page.click("#add-seat")
-        page.locator(".seat-name").nth(index).fill(name)
-    page.click("#start")
-    expect(page.locator("body")).to_have_attribute("data-live", "yes")
-    expect(page.locator("#sheet")).to_be_visible()
 
 
 def serious(page: Page) -> list[str]:

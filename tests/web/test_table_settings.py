@@ -14,7 +14,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from kismet_dice.strategy import Computer
 from kismet_dice.web.guard import UNLIMITED
-from tests.support.browser import chromium, served
+from tests.support.browser import chromium, served, start
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -47,17 +47,6 @@ window.AudioContext = class extends Original {
 def browser() -> Iterator[Browser]:
     with chromium() as browser:
         yield browser
-
-
-def start(page: Page, address: str, *names: str) -> None:
-    page.goto(address + "/")
-    page.fill(".seat-name", names[0])
-    for index, name in enumerate(names[1:], start=1):
-        page.click("#add-seat")
-        page.locator(".seat-name").nth(index).fill(name)
-    page.click("#start")
-    expect(page.locator("body")).to_have_attribute("data-live", "yes")
-    expect(page.locator("#sheet")).to_be_visible()
 
 
 def switch_on(page: Page, setting: str) -> None:
