@@ -23,20 +23,24 @@ LOADING = '<main id="main" tabindex="-1"><p>Loading…</p></main>'
 router = APIRouter()
 
 
-def _index() -> str:
-    return (STATIC / "index.html").read_text(encoding="utf-8")
+def index_page(title: str | None = None) -> str:
+    """The one page every address serves (its script shows what the address asks for), titled."""
+    page = (STATIC / "index.html").read_text(encoding="utf-8")
+    return (
+        page if title is None else page.replace("<title>Kismet</title>", f"<title>{title} · Kismet</title>")
+    )
 
 
 for path in PAGES:
 
     @router.get(path, include_in_schema=False)
     async def page() -> HTMLResponse:
-        return HTMLResponse(_index())
+        return HTMLResponse(index_page())
 
 
 def _article(markdown: str, title: str) -> str:
     """The page with the text rendered on the server (raw HTML in the Markdown is escaped)."""
-    page = _index().replace("<title>Kismet</title>", f"<title>{title} · Kismet</title>")
+    page = index_page(title)
     article = (
         f'<main id="main" tabindex="-1"><article class="rules">{texts.to_html(markdown)}</article></main>'
     )

@@ -19,7 +19,7 @@ from kismet_dice.strategy import ComputerUnavailable
 from kismet_dice.strategy.reference import Reference, reference
 from kismet_dice.web.deps import Service
 from kismet_dice.web.errors import RESPONSES
-from kismet_dice.web.routers.pages import _index
+from kismet_dice.web.routers.pages import index_page
 from kismet_dice.web.service import WebService
 
 router = APIRouter(tags=["statistics"], responses={503: RESPONSES[503]})
@@ -29,12 +29,12 @@ SVG_TYPE = "image/svg+xml"
 
 @router.get("/stats", include_in_schema=False)
 async def stats_page() -> HTMLResponse:
-    return HTMLResponse(_index().replace("<title>Kismet</title>", "<title>Statistics · Kismet</title>"))
+    return HTMLResponse(index_page("Statistics"))
 
 
 @router.get("/stats/{name}", include_in_schema=False)
 async def player_page(name: str) -> HTMLResponse:
-    return HTMLResponse(_index().replace("<title>Kismet</title>", "<title>Statistics · Kismet</title>"))
+    return HTMLResponse(index_page("Statistics"))
 
 
 async def _statistics(service: WebService) -> Statistics:
