@@ -242,15 +242,18 @@ def test_busy_workers_and_the_fork_server_end_when_the_process_that_started_them
     with subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, env=environment) as parent:
         try:
             assert parent.stdout is not None
-            # Both workers are at work once each has said so (anything else said is not theirs).
-            napping = 0
-            while napping < 2:
-                line = parent.stdout.readline()
-                assert line, "the workers never started"
-                napping += line == b"napping\n"
-            services = children_of(parent.pid)
-            (server,) = [pid for pid in services if "multiprocessing.forkserver" in command_line(pid)]
-            workers = children_of(server)
+            # Both workers are running once the fork server has two children (looked for in /proc,
+            # not by what they print: a pipe's output is no promise of when it arrives).
+            deadline = time.monotonic() + 60
+            services: list[int] = []
+            workers: list[int] = []
+            while time.monotonic() < deadline:
+                services = children_of(parent.pid)
+                servers = [pid for pid in services if "multiprocessing.forkserver" in command_line(pid)]
+                workers = children_of(servers[0]) if len(servers) == 1 else []
+                if len(workers) == 2:
+                    break
+                time.sleep(0.1)
             assert len(workers) == 2
         finally:
             parent.kill()

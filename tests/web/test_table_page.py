@@ -161,6 +161,7 @@ def test_a_letter_or_a_click_chooses_the_second_enters_and_esc_drops(
         expect(page.locator("body")).to_have_attribute("data-busy", "no")
         page.keyboard.press("r")
         expect(page.locator("#dice .die")).to_have_count(5)
+        expect(page.locator("body")).to_have_attribute("data-busy", "no")
         page.keyboard.press("a")
         expect(entries).to_have_count(1)
         page.keyboard.press("a")
