@@ -62,10 +62,18 @@ async def watch(url: str, load: Load, stop: asyncio.Event) -> None:
 
 
 async def play(
-    http: httpx2.AsyncClient, game_id: str, tokens: list[str], gap: float, load: Load, stop: asyncio.Event
+    http: httpx2.AsyncClient,
+    game_id: str,
+    tokens: list[str],
+    gap: float,
+    offset: float,
+    load: Load,
+    stop: asyncio.Event,
 ) -> None:
     view: dict[str, Any] = (await http.get(f"/api/games/{game_id}")).json()
-    due = time.monotonic()
+    # Each game starts ``offset`` later than the one before: the games' actions interleave at a
+    # steady total rate instead of arriving all together once every ``gap``.
+    due = time.monotonic() + offset
     while not stop.is_set() and not view["over"]:
         due += gap
         await asyncio.sleep(max(0.0, due - time.monotonic()))
@@ -110,8 +118,8 @@ async def run_load(
         await asyncio.sleep(0.5)  # every watcher has its first state
         cpu_before, started = cpu_seconds(server.pid), time.monotonic()
         tasks += [
-            asyncio.create_task(play(http, game_id, tokens, games / rate, load, stop))
-            for game_id, tokens in created
+            asyncio.create_task(play(http, game_id, tokens, games / rate, number / rate, load, stop))
+            for number, (game_id, tokens) in enumerate(created)
         ]
         await asyncio.sleep(seconds)
         stop.set()

@@ -61,7 +61,7 @@ def test_an_older_file_is_upgraded_and_keeps_its_hall_of_fame(home: Path) -> Non
         assert storage.games.unfinished().games == ()
         assert storage.settings.get("setup") is None
     check = sqlite3.connect(path)
-    assert schema_version(check) == SCHEMA_VERSION == 5
+    assert schema_version(check) == SCHEMA_VERSION == 6
     check.close()
 
 
@@ -163,7 +163,7 @@ def test_a_directory_where_the_file_should_be_is_an_error(home: Path) -> None:
     assert _corrupt_files(home) == []
 
 
-def test_a_version_4_file_gets_versions_owners_hall_marks_and_levels(home: Path) -> None:
+def test_a_version_4_file_gets_versions_owners_hall_marks_levels_and_players(home: Path) -> None:
     home.mkdir()
     path = home / "kismet.sqlite3"
     old = sqlite3.connect(path, isolation_level=None)
@@ -205,11 +205,13 @@ def test_a_version_4_file_gets_versions_owners_hall_marks_and_levels(home: Path)
         assert storage.tables.unfinished() == ("ed-table",)
         flags = dict(storage.database.read("SELECT id, computer FROM saved_game"))
         assert flags == {1: '[false, "hard"]', 2: "[false, false]", 3: "[false]", 4: "[true, {oops"}
+        players = dict(storage.database.read("SELECT id, players FROM saved_game"))
+        assert players == {1: '["Ann", "Bot"]', 2: '["Cy", "Di"]', 3: '["Ed"]', 4: '["Flo"]'}
         # The migrated file takes versioned writes at once.
         take_turn_step(playing)
         assert storage.games.save(1, playing, version=0).version == 1
     check = sqlite3.connect(path)
-    assert schema_version(check) == 5
+    assert schema_version(check) == 6
     check.close()
 
 

@@ -30,10 +30,12 @@ def test_a_server_with_a_stale_copy_acts_on_the_game_as_the_store_has_it(tmp_pat
         assert scored.json()["current_player"] == 1
 
         # A still holds the game as it was after Ann's roll: by the store, Ann's turn is over.
-        dice_a.push(6, 6, 6, 6, 6)
+        # A tries the roll on its copy first (three dice, never shown), finds the store moved on
+        # when it keeps it, and takes it again on the store's game, which refuses it.
+        dice_a.push(1, 1, 1, 6, 6, 6, 6, 6)
         again = a.post(f"/api/games/{game_id}/roll", json={"hold": [0, 1]}, headers=seat(ann))
         assert again.status_code == 409 and "Bob's turn" in again.json()["error"], again.text
-        assert dice_a.remaining == 5  # nothing was rolled for it
+        assert dice_a.remaining == 5  # nothing more was rolled for it
         # Bob's roll on A is a fresh turn of the game as B left it: Ann's entry is there.
         bobs = a.post(f"/api/games/{game_id}/roll", json={}, headers=seat(bob))
         assert bobs.status_code == 200, bobs.text

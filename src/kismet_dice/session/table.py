@@ -74,6 +74,7 @@ class Session:
         self._players: dict[Level, ComputerPlayer] = {}
         self._assisted = assisted
         self._hall_asked = frozenset(hall_asked)
+        self._standings: tuple[str, ...] | None = None  # once the game is over (then never changes)
 
     @classmethod
     def new(
@@ -142,14 +143,18 @@ class Session:
         game = self._game
         if not game.is_over:
             return ()
-        rules = kismet_rules()
-        perfect = load_distribution(rules, distribution_path(rules))
-        if perfect is None:
-            return ()
-        return tuple(
-            narration.standing(game.names[seat], game.total(seat), perfect.below(game.total(seat)))
-            for seat in self.humans
-        )
+        if self._standings is None:
+            # Read once it is there: every view of a finished game shows them. (Until it is
+            # stored, each view looks again: it may be stored while the end is on the screen.)
+            rules = kismet_rules()
+            perfect = load_distribution(rules, distribution_path(rules))
+            if perfect is None:
+                return ()
+            self._standings = tuple(
+                narration.standing(game.names[seat], game.total(seat), perfect.below(game.total(seat)))
+                for seat in self.humans
+            )
+        return self._standings
 
     # --- actions ------------------------------------------------------------------------
 

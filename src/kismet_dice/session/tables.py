@@ -285,7 +285,31 @@ class Tables:
         self, table_id: str, work: Callable[[Table], T], retries: int = RETRIES
     ) -> tuple[Table, T, int]:
         """Run ``work`` on the table as the store has it; if the store moved on meanwhile, take it
-        again on the newer game (by the rules, which may now refuse it)."""
+        again on the newer game (by the rules, which may now refuse it).
+
+        The copy held here is tried first without asking the store for its version: a change is
+        kept only over the version it was made to, so a stale copy costs a retry, never a wrong
+        answer, and the usual case (this process made the last change) saves a round trip. Work
+        that kept nothing, or that the rules refused, is believed only once the store's version
+        is found to be the copy's.
+        """
+        held = self._open.get(table_id)
+        if held is not None:
+            before = held.version
+            try:
+                result = work(held)
+            except Stale:
+                self._open.pop(table_id, None)
+                if retries == 1:
+                    raise
+            except Exception:
+                if self.stored_version(table_id) == before:
+                    raise  # the store's game refuses it too
+                self._open.pop(table_id, None)
+            else:
+                if held.version != before or self.stored_version(table_id) == before:
+                    return held, result, before
+                self._open.pop(table_id, None)
         for _ in range(retries):
             table = self.get(table_id)
             before = table.version

@@ -79,6 +79,30 @@ class Connection(ABC):
     def notify_saved(self, game_id: int, version: int) -> None:
         """Tell other processes, once this transaction commits, that the game reached ``version``."""
 
+    def update_saved(self, sql: str, parameters: Sequence[Any] = ()) -> tuple[Any, ...] | None:
+        """Run ``UPDATE saved_game ... RETURNING ..., id, version`` (of one game, those two
+        columns last) and tell other processes of the new version on commit; the row, or
+        ``None`` if the UPDATE's WHERE matched nothing."""
+        row = self.execute(sql, parameters).fetchone()
+        if row is not None:
+            self.notify_saved(int(row[-2]), int(row[-1]))
+        return None if row is None else tuple(row)
+
+
+def _players_from_records(connection: Connection) -> None:
+    """Migration 6: each saved game's players, as its record names them (JSON, as a new game's
+    are written). A record that does not parse keeps no players: it cannot be loaded either."""
+    for game_id, record in connection.execute("SELECT id, record FROM saved_game").fetchall():
+        try:
+            parsed = json.loads(record)
+        except ValueError:
+            continue
+        players = parsed.get("players") if isinstance(parsed, dict) else None
+        if isinstance(players, list):
+            connection.execute(
+                "UPDATE saved_game SET players = ? WHERE id = ?", (json.dumps(players), game_id)
+            )
+
 
 def _levels_for_legacy_flags(connection: Connection) -> None:
     """Migration 5: a computer seat saved before levels were kept (``true``) plays at the best level.
@@ -155,6 +179,12 @@ MIGRATIONS: tuple[tuple[Step, ...], ...] = (
             ) WHERE id IN (SELECT web_table.saved_game FROM web_table)""",
         "CREATE INDEX saved_game_owner_unfinished ON saved_game (owner, finished, saved)",
         _levels_for_legacy_flags,
+    ),
+    # 6: each saved game's players (JSON), so that a save checks them in its UPDATE's WHERE
+    # instead of reading the record back: a game action is one statement in its transaction.
+    (
+        "ALTER TABLE saved_game ADD COLUMN players TEXT",
+        _players_from_records,
     ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -430,6 +460,12 @@ class Database(ABC):
     @abstractmethod
     def write(self, work: Callable[[Connection], T]) -> T:
         """Run ``work(connection)`` in one transaction and commit it; if ``work`` raises, nothing is kept."""
+
+    def update_saved(self, sql: str, parameters: Sequence[Any] = ()) -> tuple[Any, ...] | None:
+        """One ``UPDATE saved_game ... RETURNING ..., id, version`` of one game, kept on its own
+        (one statement needs no other in its transaction) and told to other processes: the row,
+        or ``None`` if its WHERE matched nothing (see :meth:`Connection.update_saved`)."""
+        return self.write(lambda connection: connection.update_saved(sql, parameters))
 
     @abstractmethod
     def close(self) -> None: ...

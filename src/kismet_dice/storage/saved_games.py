@@ -151,35 +151,30 @@ class SavedGames:
         _check_version(version)
         record = game.to_json()
         now = _now()
-
-        def update(connection: Connection) -> SavedGame:
-            row = _stored(connection, game_id, version)
-            if row[6] is not None:
-                raise SavedGameError(f"saved game {game_id} is already over")
-            flags = _stored_flags(row[2])
-            if len(flags) != len(game.names) or _players(row[1]) != list(game.names):
-                raise SavedGameError(f"saved game {game_id} has other players")
-            marked = bool(row[3]) or assisted
-            _bump(
-                connection,
-                game_id,
-                version,
-                "record = ?, assisted = ?, saved = ?, finished = ?",
-                (record, int(marked), now.isoformat(), _finished(game)),
-            )
-            return _summary(
-                game_id,
-                game,
-                flags,
-                marked,
-                datetime.fromisoformat(str(row[4])),
-                now,
-                version=version + 1,
-                owner=row[8],
-                hall_asked=_stored_seats(row[9]),
-            )
-
-        return self._database.write(update)
+        players = json.dumps(list(game.names))
+        # One statement, kept on its own: every check is in its WHERE (a game's players never
+        # change, so they have a column of their own rather than being read back from the record).
+        row = self._database.update_saved(
+            "UPDATE saved_game SET record = ?, assisted = CASE WHEN ? = 1 THEN 1 ELSE assisted END, "
+            "saved = ?, finished = ?, version = version + 1 "
+            "WHERE id = ? AND version = ? AND finished IS NULL AND players = ? "
+            "RETURNING computer, assisted, started, owner, hall_asked, id, version",
+            (record, int(assisted), now.isoformat(), _finished(game), game_id, version, players),
+        )
+        if row is None:
+            self._database.write(lambda connection: _refused_save(connection, game_id, version))
+        assert row is not None
+        return _summary(
+            game_id,
+            game,
+            _stored_flags(row[0]),
+            bool(row[1]),
+            datetime.fromisoformat(str(row[2])),
+            now,
+            version=version + 1,
+            owner=row[3],
+            hall_asked=_stored_seats(row[4]),
+        )
 
     def answer_hall(
         self, game_id: int, seat: int, name: str | None, *, version: int, total: int, players: int
@@ -288,8 +283,9 @@ def starter(
 
     def insert(connection: Connection) -> SavedGame:
         [(game_id,)] = connection.execute(
-            "INSERT INTO saved_game (record, computer, assisted, started, saved, finished, version, owner) "
-            "VALUES (?, ?, ?, ?, ?, ?, 0, ?) RETURNING id",
+            "INSERT INTO saved_game "
+            "(record, computer, assisted, started, saved, finished, version, owner, players) "
+            "VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?) RETURNING id",
             (
                 record,
                 json.dumps(flags),
@@ -298,6 +294,7 @@ def starter(
                 now.isoformat(),
                 _finished(game),
                 owner,
+                json.dumps(list(game.names)),
             ),
         ).fetchall()
         connection.notify_saved(game_id, 0)
@@ -319,6 +316,15 @@ def _stored(connection: Connection, game_id: int, version: int) -> tuple[object,
     if row[7] != version:
         raise VersionConflict(f"saved game {game_id} has changed since it was read")
     return tuple(row)
+
+
+def _refused_save(connection: Connection, game_id: int, version: int) -> None:
+    """Why a save's UPDATE matched no row: no such game, another version, over, other players.
+    Always raises."""
+    row = _stored(connection, game_id, version)
+    if row[6] is not None:
+        raise SavedGameError(f"saved game {game_id} is already over")
+    raise SavedGameError(f"saved game {game_id} has other players")
 
 
 def _bump(
@@ -363,14 +369,6 @@ def _mark_asked(
 
 def _finished(game: Game) -> str | None:
     return _now().isoformat() if game.is_over else None
-
-
-def _players(record: object) -> object:
-    try:
-        parsed = json.loads(str(record))
-    except ValueError:
-        return None
-    return parsed.get("players") if isinstance(parsed, dict) else None
 
 
 # Each seat is stored as false (a person) or a level name (a computer player). Files from before

@@ -12,7 +12,7 @@ import json
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 
 from kismet_dice.rules import BONUS_TIERS, Box, Section, bonus, score
 from kismet_dice.strategy.dice_space import DiceSpace, Multiset
@@ -117,8 +117,12 @@ def rule_set(
     )
 
 
+@cache
 def kismet_rules() -> RuleSet:
     """The rules of Kismet (RULES.md), taken from :mod:`kismet_dice.rules` itself.
+
+    Made once per process (scoring every roll in every box takes a moment) and shared: a rule
+    set is immutable.
 
     A solo game is just the box-filling game: the second Kismet only costs *other* players
     a turn, so in one player's game it changes nothing.

@@ -90,6 +90,7 @@ class WebService:
         # Per table: its events drawn so far (see _history); per table and seat: its sheet drawn last.
         self._events: dict[str, _History] = {}
         self._sheets: dict[tuple[str, int], _Sheet] = {}
+        self._turns: dict[str, tuple[tuple[int, str, str | None], str]] = {}
         # Per table with a computer seat: the version at which a person had the turn (no need to look again).
         self._persons_turn: dict[str, int] = {}
         self._listener: Listener | None = None
@@ -113,7 +114,7 @@ class WebService:
         game = table.session.game
         return game_json(
             table,
-            turn_view(table, self.readiness.state, self.readiness.problem),
+            self._turn(table),
             [self._sheet(table, seat).encoded for seat in range(len(game.names))],
             self._history(table).encoded,
             self.hub.connected(table.id),
@@ -156,6 +157,21 @@ class WebService:
             kept = self._sheets[(table.id, seat)] = _Sheet(drawn_from, view, view.model_dump_json())
         return kept
 
+    def _turn(self, table: Table) -> str:
+        """The turn's JSON, drawn once per version: the answer to an action and the update its
+        pages are sent show the same. (Not kept once the game is over: its standings may come
+        later, when the distribution of perfect play is stored, with no new version.)"""
+        key = (table.version, self.readiness.state, self.readiness.problem)
+        kept = self._turns.get(table.id)
+        if kept is not None and kept[0] == key:
+            return kept[1]
+        encoded = turn_view(table, self.readiness.state, self.readiness.problem).model_dump_json()
+        if table.session.game.is_over:
+            self._turns.pop(table.id, None)
+        else:
+            self._turns[table.id] = (key, encoded)
+        return encoded
+
     def _player_view(self, table: Table, seat: int) -> PlayerView:
         return self._sheet(table, seat).view
 
@@ -188,7 +204,7 @@ class WebService:
         ]
         message = update_json(
             change,
-            turn_view(table, self.readiness.state, self.readiness.problem),
+            self._turn(table),
             events,
             [self._sheet(table, seat).encoded for seat in touched(change)],
             self.hub.connected(table.id),

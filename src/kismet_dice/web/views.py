@@ -138,16 +138,15 @@ def game_view(
 
 
 def game_json(
-    table: Table, turn: TurnView, players: Sequence[str], events: Sequence[str], connected: Sequence[int]
+    table: Table, turn: str, players: Sequence[str], events: Sequence[str], connected: Sequence[int]
 ) -> bytes:
     """The JSON of the whole game, as ``GameView.model_dump_json()`` writes it (same fields, same
     order), put together from the JSON of its parts: each player's and each event's, encoded
-    once by a caller that keeps them, and the turn's. The game grows by an event or two per
+    once by a caller that keeps them, and the turn's (``turn``: a :class:`TurnView`'s JSON). The game grows by an event or two per
     action, so encoding only what changed keeps an answer's cost from growing with the game."""
-    turn_json = turn.model_dump_json()
     return "".join(
         (
-            turn_json[:-1],  # the turn's fields come first in a GameView: its object, still open
+            turn[:-1],  # the turn's fields come first in a GameView: its object, still open
             ',"id":',
             to_json(table.id).decode(),
             ',"version":',
@@ -181,7 +180,7 @@ def touched(change: Change) -> list[int]:
 
 
 def update_json(
-    change: Change, turn: TurnView, events: Sequence[str], players: Sequence[str], connected: Sequence[int]
+    change: Change, turn: str, events: Sequence[str], players: Sequence[str], connected: Sequence[int]
 ) -> str:
     """One change for the live pages, as an ``UpdateMessage`` (its ``model_dump_json()``): the
     new events, the turn, and only the sheets the change touched (``players``: those of
@@ -197,7 +196,7 @@ def update_json(
             '],"news":',
             to_json(list(change.news)).decode(),
             ',"turn":',
-            turn.model_dump_json(),
+            turn,
             ',"players":[',
             ",".join(players),
             '],"connected":',
