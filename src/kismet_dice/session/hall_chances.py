@@ -78,6 +78,11 @@ class HallAdvice:
             return self.note
         return None if self.target is None else narration.hall_chances(self.target)
 
+    @property
+    def line(self) -> str | None:
+        """The line to show under the advice now: "working out the chances" while they are pending."""
+        return narration.WORKING_OUT_CHANCES if self.pending else self.about
+
     def chance(self, rank: int) -> float | None:
         """The chance of option ``rank`` (0 is the best), or ``None`` where none was worked out."""
         return None if self.chances is None else self.chances[rank]
