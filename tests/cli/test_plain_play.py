@@ -11,11 +11,19 @@ from kismet_dice import Game
 from kismet_dice.cli import main
 from kismet_dice.cli.play import EndOfInput, PlainTable
 from kismet_dice.game import ScriptedDice
-from kismet_dice.session import Seat, Session
+from kismet_dice.session import Seat, Session, Setup, local_session, narration
 from kismet_dice.storage import Storage
-from kismet_dice.strategy import Computer, Level, StrategyTable
+from kismet_dice.strategy import Advisor, Computer, Level, StrategyTable
+from kismet_dice.strategy.chances import Continuations
 from tests.game.test_solo_game import TURNS
-from tests.support.games import draws, finished_two_player_game, hall_with_one_place_between
+from tests.support.games import (
+    draws,
+    fill_hall,
+    finished_two_player_game,
+    hall_with_one_place_between,
+    late_solo_faces,
+    play_top_boxes,
+)
 
 
 def humans(game: Game) -> Session:
@@ -174,3 +182,27 @@ def test_whoever_an_entry_pushes_out_is_told_and_not_asked(storage: Storage) -> 
     assert out.count("enters the Hall of Fame! Your name for the list") == 1  # Ann only
     assert f"Ann enters the Hall of Fame at number 1 with {ann}." in out
     assert f"Bob's {bob} no longer makes the Hall of Fame: Ann's entry just now took the last place." in out
+
+
+def test_hint_late_in_a_game_adds_each_options_chance_of_a_hall_of_fame_total(
+    storage: Storage, kismet_table: StrategyTable
+) -> None:
+    session = local_session(storage, Setup((Seat("Ann"),)), rng=ScriptedDice(late_solo_faces(3)))
+    play_top_boxes(session, 12)
+    session.roll(0)
+    advisor = Advisor(kismet_table)
+    bar = round(advisor.start_value(session.game.sheet(0)))
+    fill_hall(storage, [bar + 9] * 9 + [bar])
+    sink = io.StringIO()
+    with pytest.raises(EndOfInput):
+        PlainTable(io.StringIO("hint\ny\n"), sink, computer=Computer(table=kismet_table)).play(session)
+    out = sink.getvalue()
+    ranked = Continuations(kismet_table, session.game.sheet(0)).options(
+        session.game.dice, session.game.rolls_left, bar + 1, advisor
+    )
+    assert "Working out the chances of a Hall of Fame total…" in out
+    heading = f"the chance of a Hall of Fame total ({bar + 1}+), the option:"
+    assert heading in out
+    best, words = ranked[0], narration.option(ranked[0].option, (2, 3, 4, 5, 5))
+    assert f"  1. {best.option.expected:7.2f} {best.chance:7.1%}  {words}\n" in out
+    assert f"Chance of a Hall of Fame total, {bar + 1} or more, playing perfectly from here" in out

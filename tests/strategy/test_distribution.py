@@ -12,6 +12,7 @@ import pytest
 
 from kismet_dice import charts
 from kismet_dice.rules import Box, Sheet
+from kismet_dice.strategy.advisor import position_key
 from kismet_dice.strategy.chances import chance, wilson
 from kismet_dice.strategy.dice_space import IntArray
 from kismet_dice.strategy.distribution import Distribution, future_pass, load, perfect_play, save
@@ -112,6 +113,25 @@ def test_chances_never_increase_as_the_target_rises(kismet_table: StrategyTable)
     found = [chance(kismet_table, sheet, target).chance for target in range(150, 400, 5)]
     assert all(later <= earlier + 1e-12 for earlier, later in itertools.pairwise(found))
     assert found[0] > found[-1]
+
+
+@pytest.mark.parametrize(
+    "open_boxes", [(Box.FOUR_OF_A_KIND, Box.YARBOROUGH, Box.KISMET), (Box.SIXES, Box.KISMET)]
+)
+def test_the_points_to_come_from_a_sheet_with_a_low_basic_total_sum_to_one_with_the_solvers_mean(
+    kismet_table: StrategyTable, open_boxes: tuple[Box, ...]
+) -> None:
+    # 29 in the Basic boxes: the solver lets a lower total stand in for it (no bonus either way),
+    # and the pass from this sheet must not follow the stand-in to positions it never listed.
+    sheet = Sheet()
+    entries = (0, 0, 0, 0, 5, 24, 29, 29, 0, 0, 0, 0, 0, 0, 0)
+    for box, points in zip(Box, entries, strict=True):
+        if box not in open_boxes:
+            sheet = sheet.with_entry(box, points)
+    root = position_key(sheet, kismet_table.rules.cap)
+    vector = future_pass(kismet_table, root, keep=0).future(*root)
+    assert vector.sum() == pytest.approx(1.0, abs=1e-9)
+    assert np.dot(np.arange(len(vector)), vector) == pytest.approx(kismet_table.values[root], abs=1e-6)
 
 
 @pytest.mark.timeout(200)

@@ -66,3 +66,27 @@ def hall_with_one_place_between(storage: Storage, session: Session) -> tuple[int
     for number in range(9):
         storage.hall.submit(f"P{number}", (first + second) // 2, players=1, computer=False, assisted=False)
     return first, second
+
+
+LATE_TURN = (6, 6, 6, 6, 5)
+"""Every turn of :func:`late_solo_faces` but the last rolls these and enters them in the top open box."""
+
+
+def late_solo_faces(open_boxes: int, last: Sequence[int] = (2, 3, 4, 5, 5), tail: int = 60) -> list[int]:
+    """The dice of a solo game that leaves ``open_boxes`` boxes open (each turn one roll of
+    :data:`LATE_TURN`, entered in the top open box), then rolls ``last``, then ``tail`` more dice
+    (fours) for whatever comes after. The first die is the roll-off's (a solo game has one too)."""
+    return [1] + [*LATE_TURN] * (15 - open_boxes) + [*last] + [4] * tail
+
+
+def play_top_boxes(session: Session, turns: int) -> None:
+    """``turns`` turns of one roll each, entered in the top open box (the game of :func:`late_solo_faces`)."""
+    for _ in range(turns):
+        session.roll(0)
+        session.act(0, Score(session.game.sheet(0).open_boxes[0]))
+
+
+def fill_hall(storage: Storage, totals: Sequence[int]) -> None:
+    """Hall of Fame entries with ``totals``, as games of one player."""
+    for number, total in enumerate(totals):
+        storage.hall.submit(f"P{number}", total, players=1, computer=False, assisted=False)

@@ -13,15 +13,17 @@ from kismet_dice.rules import Box
 from kismet_dice.session import Seat, Setup, narration
 from kismet_dice.storage import Storage
 from kismet_dice.strategy import Advisor, Computer, Level, StrategyTable
+from kismet_dice.strategy.chances import Continuations
 from kismet_dice.strategy.solver import Progress
 from kismet_dice.tui import KismetApp
 from kismet_dice.tui.app import SETUP_KEY
 from kismet_dice.tui.screens.dialogs import ConfirmScreen, NoticeScreen, RollOffScreen
 from kismet_dice.tui.screens.end import EndScreen
 from kismet_dice.tui.screens.start import StartScreen
-from kismet_dice.tui.screens.strategy import AdviceScreen, PreparingScreen
+from kismet_dice.tui.screens.strategy import AdviceScreen, PreparingScreen, option_text
 from kismet_dice.tui.screens.table import TableScreen
 from kismet_dice.tui.widgets import KEY_OF_BOX
+from tests.support.games import fill_hall, late_solo_faces
 
 
 async def test_two_people_and_a_computer_with_its_second_kismet(storage: Storage) -> None:
@@ -168,3 +170,65 @@ async def test_the_dice_a_computer_kept_are_shown_held(storage: Storage) -> None
         assert table.session.game.dice == (4, 4, 3, 4, 5)
         held = [die.has_class("held") for die in table.query(".die")]
         assert held == [True, True, False, True, False]
+
+
+async def test_late_advice_fills_in_each_options_chance_of_a_hall_of_fame_total(
+    storage: Storage, kismet_table: StrategyTable
+) -> None:
+    game = Game(["Ann"], rng=ScriptedDice(late_solo_faces(3)))
+    for _ in range(12):
+        game.roll()
+        game.score(game.sheet(0).open_boxes[0])
+    game.roll()
+    storage.games.start(game, levels=[None])
+    advisor = Advisor(kismet_table)
+    bar = round(advisor.start_value(game.sheet(0)))
+    fill_hall(storage, [bar + 9] * 9 + [bar])
+    ranked = Continuations(kismet_table, game.sheet(0)).options(game.dice, game.rolls_left, bar + 1, advisor)
+    app = KismetApp(storage, computer=Computer(table=kismet_table), rng=ScriptedDice([4] * 20), pace=0)
+    async with app.run_test(size=(120, 34)) as pilot:
+        await pilot.press("shift+tab", "enter")  # resume the offered game
+        await pilot.press("h", "y")
+        advice = app.screen
+        assert isinstance(advice, AdviceScreen)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        rows = advice.query_one(DataTable)
+        assert str(rows.ordered_columns[-1].label) == f"Hall of Fame total ({bar + 1}+)"
+        for rank, found in enumerate(ranked[: rows.row_count]):
+            cells = [str(cell) for cell in rows.get_row_at(rank)]
+            assert cells[1] == option_text(found.option, game.dice)
+            assert cells[-1] == f"{found.chance:.1%}"
+        line = str(advice.query_one("#hall-line", Static).render())
+        assert line == narration.hall_chances(bar + 1)
+        # Closed and asked again in the same turn: the chances are remembered, no work to do.
+        await pilot.press("escape", "h")
+        again = app.screen
+        assert isinstance(again, AdviceScreen) and again.hall is not None
+        assert not again.hall.pending and again.hall.chances is not None
+        assert str(again.query_one(DataTable).get_row_at(0)[-1]) == f"{ranked[0].chance:.1%}"
+
+
+async def test_early_advice_says_from_when_the_chances_show(
+    storage: Storage, kismet_table: StrategyTable
+) -> None:
+    game = Game(["Ann"], rng=ScriptedDice([3, 2, 3, 4, 5, 5]))
+    game.roll()
+    storage.games.start(game, levels=[None])
+    fill_hall(storage, range(300, 310))
+    app = KismetApp(storage, computer=Computer(table=kismet_table), rng=ScriptedDice([6]), pace=0)
+    async with app.run_test(size=(120, 34)) as pilot:
+        await pilot.press("shift+tab", "enter")
+        await pilot.press("h", "y")
+        advice = app.screen
+        assert isinstance(advice, AdviceScreen)
+        rows = advice.query_one(DataTable)
+        assert [str(column.label) for column in rows.ordered_columns] == [
+            "",
+            "Option",
+            "Expected",
+            "Gives away",
+        ]
+        line = str(advice.query_one("#hall-line", Static).render())
+        assert line == narration.hall_chances_later(301, 15, 8)
+        assert "show from when 8 boxes are open (15 are open now)" in line

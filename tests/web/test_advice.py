@@ -10,7 +10,13 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from kismet_dice.strategy import Computer
+from kismet_dice.game import Game, ScriptedDice
+from kismet_dice.rules import Box
+from kismet_dice.session.narration import HALL_ANY_TOTAL, hall_chances
+from kismet_dice.storage import Storage
+from kismet_dice.strategy import Advisor, Computer, StrategyTable
+from kismet_dice.strategy.chances import Continuations
+from tests.support.games import fill_hall, late_solo_faces
 from tests.support.live import LiveGame, turn_of
 from tests.support.web import QueuedDice, client, faces, new_game, seat, seat_tokens, state
 
@@ -67,6 +73,14 @@ def test_advice_ranks_every_option_of_the_dice_and_marks_the_game_assisted(
         assert bob_page.wait_for(lambda view: view["assisted"]) == answer.json()["game"]
     options = answer.json()["options"]
     assert answer.json()["game"]["assisted"] is True
+    # The Hall of Fame is empty: any finished total would make it, so one line says so, no chances.
+    assert answer.json()["hall"] == {
+        "target": None,
+        "heading": None,
+        "line": HALL_ANY_TOTAL,
+        "pending": False,
+    }
+    assert all(option["chance"] is None for option in options)
     expected = [option["expected"] for option in options]
     assert expected == sorted(expected, reverse=True)
     # One option per open box, and one per choice of dice to keep: with 6 6 3 6 6 the sixes can
@@ -211,3 +225,47 @@ def test_proficiency_counts_what_each_choice_cost_against_perfect_play(
     scored = [e for e in over["events"] if e["kind"] == "scored" and e["seat"] == 0]
     for decision in costliest:
         assert sorted(decision["dice"]) == sorted(scored[decision["round"] - 1]["dice"])
+
+
+def test_late_advice_then_its_chances_of_a_hall_of_fame_total(
+    tmp_path: Path, computer: Computer, kismet_table: StrategyTable
+) -> None:
+    script = late_solo_faces(3)
+    game = Game(["Ann"], rng=ScriptedDice(script))
+    for box in BOXES_TOP_DOWN[:12]:
+        game.roll()
+        game.score(Box[box])
+    game.roll()
+    advisor = Advisor(kismet_table)
+    bar = round(advisor.start_value(game.sheet(0)))
+    with Storage.open(tmp_path) as storage:
+        fill_hall(storage, [bar + 9] * 9 + [bar])
+    ranked = Continuations(kismet_table, game.sheet(0)).options(game.dice, game.rolls_left, bar + 1, advisor)
+    with client(tmp_path, QueuedDice(*script), computer) as web:
+        created = new_game(web, "Ann")
+        [ann] = seat_tokens(created)
+        for box in BOXES_TOP_DOWN[:12]:
+            web.post(f"/api/games/{created['id']}/roll", json={}, headers=seat(ann))
+            web.post(f"/api/games/{created['id']}/score", json={"box": box}, headers=seat(ann))
+        web.post(f"/api/games/{created['id']}/roll", json={}, headers=seat(ann))
+        first = advise(web, created["id"], seat(ann)).json()
+        # The options come at once; their chances are still to be worked out.
+        assert first["hall"] == {
+            "target": bar + 1,
+            "heading": f"Hall of Fame total ({bar + 1}+)",
+            "line": "Working out the chances of a Hall of Fame total…",
+            "pending": True,
+        }
+        assert [option["chance"] for option in first["options"]] == [None] * len(ranked)
+        answer = web.post(f"/api/games/{created['id']}/advice/chances", headers=seat(ann))
+        assert answer.status_code == 200, answer.text
+        worked = answer.json()
+        assert worked["hall"]["pending"] is False and worked["hall"]["line"] == hall_chances(bar + 1)
+        assert [option["words"] for option in worked["options"]] == [
+            option["words"] for option in first["options"]
+        ]
+        assert [option["chance"] for option in worked["options"]] == pytest.approx(
+            [found.chance for found in ranked], abs=1e-6
+        )
+        # Asked again in the same turn, the chances come with the advice itself.
+        assert advise(web, created["id"], seat(ann)).json()["options"] == worked["options"]

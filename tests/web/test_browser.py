@@ -8,11 +8,16 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx2
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from kismet_dice.rules import Box
+from kismet_dice.session import narration
+from kismet_dice.storage import Storage
 from kismet_dice.strategy import Computer
 from tests.support.browser import chromium, served
+from tests.support.games import fill_hall
 
 ROOT = Path(__file__).resolve().parents[2]
 # Every run keeps its screenshot under build/; KISMET_SCREENSHOT=docs refreshes the README's copy.
@@ -246,3 +251,38 @@ def test_a_person_plays_against_a_computer_seat(browser: Browser, tmp_path: Path
         page.screenshot(path=str(SCREENSHOT), full_page=True)
         assert errors == []
     assert SCREENSHOT.stat().st_size > 10_000
+
+
+def test_late_advice_in_the_browser_shows_each_options_chance_of_a_hall_of_fame_total(
+    browser: Browser, tmp_path: Path, computer: Computer
+) -> None:
+    with Storage.open(tmp_path) as storage:
+        fill_hall(storage, [300] * 9 + [120])
+    with served(tmp_path, seed=8, computer=computer) as address:
+        # The first twelve turns through the API (one roll each, the top open box): three boxes stay open.
+        http = httpx2.Client(base_url=address, timeout=60)
+        created = http.post("/api/games", json={"players": [{"name": "Ann"}]}).json()
+        link = created["invitations"][0]["link"]
+        token = {"X-Seat-Token": link.split("#seat=", 1)[1]}
+        for box in [box.name for box in Box][:12]:
+            assert http.post(f"/api/games/{created['id']}/roll", json={}, headers=token).status_code == 200
+            assert (
+                http.post(f"/api/games/{created['id']}/score", json={"box": box}, headers=token).status_code
+                == 200
+            )
+        page = browser.new_page(viewport={"width": 1000, "height": 900})
+        errors = no_page_errors(page)
+        page.goto(address + link)
+        expect(page.locator("body")).to_have_attribute("data-live", "yes")
+        page.click("#roll")
+        settled(page)
+        page.keyboard.press("h")
+        page.click("#advice-confirm")
+        # The options come first; their chances follow, worked out on the server.
+        expect(page.locator("#advice-hall")).to_have_text(narration.hall_chances(121))
+        chances = page.locator("#advice-options li .chance")
+        shown = chances.all_text_contents()
+        assert shown and all(re.fullmatch(r" · \d{1,3}\.\d% to reach 121\+", text) for text in shown), shown
+        expect(page.locator("#advice p.hint").first).to_contain_text("Hall of Fame total (121+)")
+        page.screenshot(path=str(ROOT / "build" / "web-hall-chances.png"))
+        assert errors == []

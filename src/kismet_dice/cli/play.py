@@ -21,6 +21,7 @@ from kismet_dice.game import DiceSource, Game, HouseRules, Score, Scored, check_
 from kismet_dice.rules import Box, IllegalAction, Sheet, describe
 from kismet_dice.session import (
     COMPUTER_PACE,
+    HallChances,
     Preferences,
     Seat,
     Session,
@@ -152,7 +153,8 @@ class PlainTable:
 
     ``computer`` plays computer seats and gives advice; without it, only people play.
     ``default_name`` is the one player's name when Enter is pressed for the players; ``pace`` is
-    the pause in seconds between a computer player's actions.
+    the pause in seconds between a computer player's actions. ``hall_chances`` works out (and
+    remembers) each advised option's chance of a Hall of Fame total.
     """
 
     def __init__(
@@ -163,6 +165,7 @@ class PlainTable:
         *,
         default_name: str = "Player 1",
         pace: float = 0.0,
+        hall_chances: HallChances | None = None,
     ) -> None:
         self._source = source
         self._sink = sink
@@ -170,6 +173,7 @@ class PlainTable:
         self._default_name = default_name
         self._pace = pace
         self._warned = False
+        self._hall_chances = hall_chances if hall_chances is not None else HallChances()
 
     # --- talking ----------------------------------------------------------------------
 
@@ -360,12 +364,28 @@ class PlainTable:
         if not session.assisted and not self.confirm(f"{narration.ASK_ADVICE} (y/n) "):
             return
         self.prepare_computer(True)
-        options = session.advise(seat, self._computer.advisor())
+        advisor = self._computer.advisor()
+        options = session.advise(seat, advisor)
         self._after_action(session)
+        hall = session.hall_advice(seat, options, self._hall_chances)
+        if hall.pending:
+            self.say(narration.WORKING_OUT_CHANCES)
+            hall = self._hall_chances.work_out(hall, advisor)
         dice = session.game.dice
-        self.say("Advice, best first, with the expected final total:")
-        for rank, option in enumerate(options[:ADVICE_SHOWN], 1):
-            self.say(f"  {rank}. {narration.option(option, dice)}: {option.expected:.2f}")
+        if hall.heading is None or hall.chances is None:
+            self.say("Advice, best first, with the expected final total:")
+            for rank, option in enumerate(options[:ADVICE_SHOWN], 1):
+                self.say(f"  {rank}. {narration.option(option, dice)}: {option.expected:.2f}")
+        else:
+            self.say(
+                f"Advice, best first: the expected final total, the chance of a {hall.heading}, the option:"
+            )
+            for rank, (option, found) in enumerate(
+                zip(options[:ADVICE_SHOWN], hall.chances, strict=False), 1
+            ):
+                self.say(f"  {rank}. {option.expected:7.2f} {found:7.1%}  {narration.option(option, dice)}")
+        if hall.about is not None:
+            self.say(hall.about)
 
     def confirm(self, question: str) -> bool:
         while True:

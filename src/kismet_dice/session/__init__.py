@@ -9,6 +9,7 @@ and no SQL of their own.
 """
 
 from kismet_dice.session import narration
+from kismet_dice.session.hall_chances import HallAdvice, HallChances
 from kismet_dice.session.keeping import Keeper, Policy, Stale, StoreKeeper, Unkept, Unsaved
 from kismet_dice.session.narration import Told
 from kismet_dice.session.preferences import Preferences
@@ -30,6 +31,8 @@ __all__ = [
     "MAX_SEATS",
     "BadName",
     "BadSetup",
+    "HallAdvice",
+    "HallChances",
     "HallOutcome",
     "Keeper",
     "Limits",

@@ -286,3 +286,45 @@ def standing(name: str, total: int, share: float) -> str:
     "Ann's 287 beats 38% of perfect games."
     """
     return f"{name}'s {total} beats {share:.0%} of perfect games."
+
+
+# --- the Hall of Fame in advice ---------------------------------------------------------------
+
+WORKING_OUT_CHANCES = "Working out the chances of a Hall of Fame total…"
+HALL_ANY_TOTAL = (
+    "The Hall of Fame has fewer than ten entries, so any finished total would make it "
+    "(an assisted game does not enter it)."
+)
+
+
+def hall_column(target: int) -> str:
+    """The heading of the column of each option's chance of reaching the Hall of Fame's bar.
+
+    >>> hall_column(312)
+    'Hall of Fame total (312+)'
+    """
+    return f"Hall of Fame total ({target}+)"
+
+
+def hall_chances(target: int) -> str:
+    """What the chances beside the options are: honest that this game itself no longer enters.
+
+    >>> hall_chances(312)[:62]
+    'Chance of a Hall of Fame total, 312 or more, playing perfectly'
+    """
+    return (
+        f"Chance of a Hall of Fame total, {target} or more, playing perfectly from here "
+        "(an assisted game does not enter it)."
+    )
+
+
+def hall_chances_later(target: int, open_boxes: int, limit: int) -> str:
+    """Why advice this early shows no chances: working them out would take too long.
+
+    >>> hall_chances_later(312, 11, 8)
+    'Chances of a Hall of Fame total (312+) show from when 8 boxes are open (11 are open now).'
+    """
+    return (
+        f"Chances of a Hall of Fame total ({target}+) show from when {limit} boxes are open "
+        f"({open_boxes} are open now)."
+    )

@@ -10,15 +10,16 @@ keeps its own choice of held dice until then) and returns what happened, told in
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from kismet_dice.game import Action, DiceSource, Game, Roll, check_name
 from kismet_dice.rules import IllegalAction
 from kismet_dice.session import narration
+from kismet_dice.session.hall_chances import HallAdvice, HallChances
 from kismet_dice.session.keeping import Keeper, StoreKeeper, Unkept
 from kismet_dice.session.narration import Told
 from kismet_dice.session.seats import BadSetup, Seat, Setup
-from kismet_dice.storage import HallEntry, SavedGame, Storage, qualifies
+from kismet_dice.storage import HallEntry, SavedGame, Storage, entering_total, qualifies
 from kismet_dice.strategy import Advisor, ComputerPlayer, Level, Option, kismet_rules
 from kismet_dice.strategy.distribution import distribution_path
 from kismet_dice.strategy.distribution import load as load_distribution
@@ -215,6 +216,21 @@ class Session:
         options = advisor.game_options(self._game, seat)
         self.mark_assisted()
         return options
+
+    def hall_advice(self, seat: int, options: Sequence[Option], chances: HallChances) -> HallAdvice:
+        """What the advice ``options`` for ``seat``'s dice say of the Hall of Fame, at once: the total
+        that would make it now (one more than its tenth entry, from the store), with each option's
+        chance if ``chances`` remembers it, else the line said instead, or pending (then
+        :meth:`HallChances.work_out` finds them, off any event loop). No Hall of Fame, no chances."""
+        self.check_advice(seat)
+        game = self._game
+        advice = HallAdvice(tuple(options), game.sheet(seat), game.dice, game.rolls_left)
+        if not self.keeper.has_hall:
+            return advice
+        target = entering_total(self.keeper.hall_totals())
+        if target is None:
+            return replace(advice, note=narration.HALL_ANY_TOTAL)
+        return chances.plan(replace(advice, target=target))
 
     def check_advice(self, seat: int) -> None:
         """Refuse advice for ``seat`` now (:class:`IllegalAction`) unless it could be given."""

@@ -58,6 +58,20 @@ def qualifies(total: int, totals: Iterable[int]) -> bool:
     return len(best) < HALL_SIZE or total > best[-1]
 
 
+def entering_total(totals: Iterable[int]) -> int | None:
+    """The lowest total that enters a Hall of Fame holding ``totals``: one more than its tenth
+    entry (an equal total ranks below it and misses), or ``None`` while any total enters.
+
+    >>> ten = [300, 290, 280, 270, 260, 250, 240, 230, 220, 210]
+    >>> entering_total(ten), entering_total(ten + [205]), entering_total(ten[:9])
+    (211, 211, None)
+    >>> all(qualifies(t, ten) == (t >= entering_total(ten)) for t in range(200, 220))
+    True
+    """
+    best = sorted(totals, reverse=True)[:HALL_SIZE]
+    return None if len(best) < HALL_SIZE else best[-1] + 1
+
+
 @dataclass(frozen=True)
 class Candidate:
     """A checked total waiting to enter: made before any write, so a refusal changes nothing."""

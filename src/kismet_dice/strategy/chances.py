@@ -166,16 +166,31 @@ class TargetOption:
 
 class Continuations:
     """The exact chances of every option of a turn, for one sheet: the hard player from the next turn
-    on (``hard_within`` also within the rest of this turn, else the best for the chance)."""
+    on (``hard_within`` also within the rest of this turn, else the best for the chance).
 
-    def __init__(self, table: StrategyTable, sheet: Sheet, progress: Progress | None = None) -> None:
+    ``futures`` are distributions already computed that cover the positions after this turn (all
+    layers, say, computed once for every sheet); without them the pass from ``sheet`` is made here.
+    """
+
+    def __init__(
+        self,
+        table: StrategyTable,
+        sheet: Sheet,
+        progress: Progress | None = None,
+        *,
+        futures: Futures | None = None,
+    ) -> None:
         self.table = table
         self.rules = table.rules
         self.sheet = sheet
         self.shape = TurnShape.of(self.rules)
         self.mask, self.total = position_key(sheet, self.rules.cap)
         self.points = raw_points(sheet)
-        self.futures: Futures = future_pass(table, (self.mask, self.total), progress=progress, keep=1)
+        self.futures: Futures = (
+            futures
+            if futures is not None
+            else future_pass(table, (self.mask, self.total), progress=progress, keep=1)
+        )
 
     def ending_chances(self, target: int) -> FloatArray:
         """``out[b, r]``: the chance of ``target`` after entering roll r in box b (0 if b is filled)."""

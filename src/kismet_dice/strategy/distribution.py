@@ -319,10 +319,13 @@ def future_pass(
         # Ordered by how many points can still come, so each batch's vectors are about as wide as
         # its columns need, not as the widest position of the layer.
         keys = (reach[every_mask[wanted]] << 32) + every_mask[wanted] * width + every_same[wanted]
-        unique, inverse = np.unique(keys, return_inverse=True)
+        unique, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
         row_of[every_mask[wanted], every_total[wanted]] = inverse.reshape(-1)
         unique &= (1 << 32) - 1
-        plans[filled] = (unique // width, unique % width)
+        # Each row is computed from one of its wanted positions, not from the solver's stand-in
+        # total (which may lie below the root's): the positions a turn leads to from there are
+        # then wanted ones too, with rows, where the stand-in's could be positions never listed.
+        plans[filled] = (unique // width, every_total[wanted][first])
     full = (1 << boxes) - 1
     row_of[full, :] = np.arange(width)
     bonus_width = max(rules.bonus) + 1

@@ -9,6 +9,7 @@ from textual.app import App
 from kismet_dice.game import DiceSource
 from kismet_dice.rules import IllegalAction
 from kismet_dice.session import (
+    HallChances,
     Preferences,
     Seat,
     Session,
@@ -60,6 +61,7 @@ class KismetApp(App[None]):
         self.rng = rng
         self.chosen_pace = pace
         self.preferences = Preferences.load(storage.settings)
+        self.hall_chances = HallChances()
 
     @property
     def pace(self) -> float:
@@ -173,6 +175,7 @@ class KismetApp(App[None]):
                 computer=self.computer,
                 pace=self.pace,
                 enter_at_once=self.preferences.enter_at_once,
+                hall_chances=self.hall_chances,
             )
         )
 

@@ -35,8 +35,11 @@ the server, one action at a time, and every action reaches the pages like anyone
 
 Advice (`POST /api/games/{{id}}/advice`) ranks every option of the dice on the table by the
 expected final total; asking marks the game assisted for good, and an assisted game cannot enter
-the Hall of Fame. Once a game is over, `GET /api/games/{{id}}/proficiency` tells how many points
-each player's choices were expected to cost against perfect play, and which cost most.
+the Hall of Fame. Late in a game (at most eight open boxes) each option also gets its chance of a
+Hall of Fame total, one more than the list's tenth entry: `POST /api/games/{{id}}/advice/chances`
+works it out when the advice's `hall.pending` says it is not known yet. Once a game is over,
+`GET /api/games/{{id}}/proficiency` tells how many points each player's choices were expected to
+cost against perfect play, and which cost most.
 
 Live updates: open a WebSocket at `/api/games/{{id}}/live`. The server first sends
 `{{"type": "state", "game": <GameView>}}`, the whole game. After every change it sends

@@ -210,10 +210,36 @@ class OptionView(View):
     keep: list[int] | None = Field(description="the dice values to keep before rolling again; null for a box")
     hold: list[int] | None = Field(description="the positions (0-4) of those dice, as the roll takes them")
     box: BoxName | None = Field(description="the box to fill now; null for a roll")
+    chance: float | None = Field(
+        default=None,
+        description="in advice: the chance of a Hall of Fame total (hall.target or more) after this "
+        "choice, with perfect play; null where it was not worked out",
+    )
+
+
+class HallChancesView(View):
+    target: int | None = Field(
+        description="the lowest total that would make the Hall of Fame now: one more than its tenth "
+        "entry (a total equal to it would not enter); null while the list has fewer than ten entries"
+    )
+    heading: str | None = Field(
+        description="the heading of the options' chances, e.g. 'Hall of Fame total (312+)'; "
+        "null without chances"
+    )
+    line: str | None = Field(
+        description="the line to show under the advice: what the chances are, why there are none "
+        "(fewer than ten entries, or too early in the game), or that they are being worked out"
+    )
+    pending: bool = Field(
+        description="the chances are still to be worked out: POST .../advice/chances answers with them"
+    )
 
 
 class Advice(View):
     options: list[OptionView] = Field(description="every option, best first")
+    hall: HallChancesView = Field(
+        description="each option's chance of a Hall of Fame total (an assisted game does not enter it)"
+    )
     game: GameView
 
 

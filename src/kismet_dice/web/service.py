@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kismet_dice.game import DiceSource
-from kismet_dice.session import COMPUTER_PACE, Told
+from kismet_dice.session import COMPUTER_PACE, HallChances, Told
 from kismet_dice.session.tables import Change, Stores, Table, Tables
 from kismet_dice.storage import Listener
 from kismet_dice.strategy import Advisor, Computer, ComputerPlayer, Level
@@ -81,6 +81,8 @@ class WebService:
         self.stores = Stores(settings.home, database=settings.database)
         self.stores.get().check_writable()  # a store that cannot be written stops the server now
         self.hub = Hub()
+        # Advice's chances of a Hall of Fame total, remembered for every table of this process.
+        self.hall_chances = HallChances()
         self.tables = Tables(self.stores, self._player, settings.dice, changed=self._publish)
         self.readiness = Readiness(self.computer, announce=self._announce_computer)
         self.claims = self.stores.get().claims()

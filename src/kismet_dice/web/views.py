@@ -12,7 +12,7 @@ from pydantic_core import to_json
 
 from kismet_dice.game import Roll, Rolled, RollOff, Scored
 from kismet_dice.rules import Box, Dice, colour_of
-from kismet_dice.session import Told, narration
+from kismet_dice.session import HallAdvice, Told, narration
 from kismet_dice.session.tables import Change, Table
 from kismet_dice.storage import HallEntry
 from kismet_dice.strategy import Decision, Option, Proficiency, hold_for
@@ -23,6 +23,7 @@ from kismet_dice.web.schemas import (
     DieView,
     EventView,
     GameView,
+    HallChancesView,
     HallEntryView,
     OptionView,
     PenaltyView,
@@ -206,7 +207,7 @@ def update_json(
     )
 
 
-def option_view(option: Option, dice: Dice) -> OptionView:
+def option_view(option: Option, dice: Dice, chance: float | None = None) -> OptionView:
     """An option of the position with ``dice`` on the table, in words and as the API takes it."""
     keep = None if option.keep is None else list(option.keep)
     return OptionView(
@@ -215,7 +216,17 @@ def option_view(option: Option, dice: Dice) -> OptionView:
         keep=keep,
         hold=None if keep is None else list(hold_for(dice, keep)),
         box=option.box,
+        chance=None if chance is None else round(chance, 6),
     )
+
+
+def hall_chances_view(hall: HallAdvice) -> HallChancesView:
+    return HallChancesView(target=hall.target, heading=hall.heading, line=hall.line, pending=hall.pending)
+
+
+def advice_options(hall: HallAdvice) -> list[OptionView]:
+    """The advice's options, each with its chance of a Hall of Fame total where it was worked out."""
+    return [option_view(option, hall.dice, hall.chance(rank)) for rank, option in enumerate(hall.options)]
 
 
 def _decision(names: tuple[str, ...], decision: Decision) -> DecisionView:

@@ -13,8 +13,8 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Label, ProgressBar, Static
 
 from kismet_dice.rules import Dice
-from kismet_dice.session import narration
-from kismet_dice.strategy import Computer, ComputerUnavailable, Option
+from kismet_dice.session import HallAdvice, HallChances, narration
+from kismet_dice.strategy import Advisor, Computer, ComputerUnavailable, Option
 
 
 class PreparingScreen(ModalScreen[bool]):
@@ -64,41 +64,103 @@ def option_text(option: Option, dice: Dice) -> str:
 
 
 class AdviceScreen(ModalScreen[Option | None]):
-    """The advisor's options, best first and highlighted; enter plays the highlighted one."""
+    """The advisor's options, best first and highlighted; enter plays the highlighted one.
+
+    Beside each option's expected total, its chance of a Hall of Fame total (``hall``), worked out
+    by ``chances`` in a worker thread when it is not known yet: the screen shows at once and
+    fills that column in when the chances are in. Without a Hall of Fame bar (no list, fewer than
+    ten entries, too early in the game) there is no such column, and one line says why.
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,h,q", "close", "Close"),
         Binding("enter", "play", "Play it"),
     ]
 
-    def __init__(self, options: tuple[Option, ...], dice: Dice, shown: int = 12) -> None:
+    def __init__(
+        self,
+        options: tuple[Option, ...],
+        dice: Dice,
+        shown: int = 12,
+        *,
+        hall: HallAdvice | None = None,
+        chances: HallChances | None = None,
+        advisor: Advisor | None = None,
+    ) -> None:
         super().__init__(classes="dialog-screen")
         self.dice = dice
         self.options = options[:shown]
         self.hidden = len(options) - len(self.options)
+        self.hall = hall
+        self._chances = chances
+        self._advisor = advisor
 
     def compose(self) -> ComposeResult:
         best = self.options[0].expected
+        hall = self.hall
+        heading = None if hall is None else hall.heading
         with Vertical(classes="dialog", id="advice"):
             yield Label("Advice: every option by expected final total", classes="dialog-title")
             table: DataTable[Text] = DataTable(cursor_type="row", id="advice-table")
-            table.add_columns("", "Option", "Expected", "Gives away")
+            table.add_column("", key="rank")
+            table.add_column("Option", key="option")
+            table.add_column("Expected", key="expected")
+            table.add_column("Gives away", key="loss")
+            if heading is not None:
+                table.add_column(heading, key="chance")
             for rank, option in enumerate(self.options, 1):
                 style = "bold #1b7a2e" if rank == 1 else ""
                 mark = "best" if rank == 1 else str(rank)
                 loss = best - option.expected
-                table.add_row(
+                cells = [
                     Text(mark, style=style),
                     Text(option_text(option, self.dice), style=style),
                     Text(f"{option.expected:.2f}", style=style, justify="right"),
                     Text("—" if rank == 1 else f"{loss:.2f}", style=style, justify="right"),
-                )
+                ]
+                if heading is not None:
+                    cells.append(self._chance_cell(rank - 1))
+                table.add_row(*cells, key=str(rank - 1))
             yield table
             more = f" ({self.hidden} weaker options not shown)" if self.hidden else ""
             yield Static(f"Enter plays the highlighted option, escape closes{more}.")
+            yield Static(self._hall_line(), id="hall-line")
+
+    def _chance_cell(self, rank: int) -> Text:
+        found = None if self.hall is None else self.hall.chance(rank)
+        style = "bold #1b7a2e" if rank == 0 else ""
+        return Text("…" if found is None else f"{found:.1%}", style=style, justify="right")
+
+    def _hall_line(self) -> str:
+        return "" if self.hall is None else self.hall.line or ""
+
+    @work(thread=True, exclusive=True)
+    def work_out(self) -> None:
+        """The chances of a Hall of Fame total, off the event loop (a pass of a few seconds at most)."""
+        hall, chances, advisor = self.hall, self._chances, self._advisor
+        if hall is None or chances is None or advisor is None:
+            return
+        try:
+            answered = chances.work_out(hall, advisor)
+        except (ValueError, MemoryError) as error:  # IllegalAction is a ValueError
+            self.app.call_from_thread(self._show_failure, str(error))
+            return
+        self.app.call_from_thread(self._show_chances, answered)
+
+    def _show_chances(self, answered: HallAdvice) -> None:
+        self.hall = answered
+        table = self.query_one(DataTable)
+        for rank in range(len(self.options)):
+            table.update_cell(str(rank), "chance", self._chance_cell(rank))
+        self.query_one("#hall-line", Static).update(self._hall_line())
+
+    def _show_failure(self, reason: str) -> None:
+        self.query_one("#hall-line", Static).update(f"The chances could not be worked out: {reason}")
 
     def on_mount(self) -> None:
         self.query_one(DataTable).focus()
+        if self.hall is not None and self.hall.pending:
+            self.work_out()
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()

@@ -14,7 +14,7 @@ from textual.widgets import DataTable, Footer, Header, RichLog, Static
 
 from kismet_dice.game import Rolled, RollOff, Score, Scored, SecondKismet
 from kismet_dice.rules import Box, IllegalAction
-from kismet_dice.session import COMPUTER_PACE, Session, Told, Unsaved, narration
+from kismet_dice.session import COMPUTER_PACE, HallChances, Session, Told, Unsaved, narration
 from kismet_dice.strategy import Computer, Option, hold_for
 from kismet_dice.tui.screens.dialogs import (
     ConfirmScreen,
@@ -88,10 +88,13 @@ class TableScreen(Screen[None]):
         computer: Computer | None = None,
         pace: float = COMPUTER_PACE,
         enter_at_once: bool = False,
+        hall_chances: HallChances | None = None,
     ) -> None:
         super().__init__()
         self.session = session
         self.computer = computer
+        # Advice's chances of a Hall of Fame total, remembered for the turn (and shared by the app).
+        self.hall_chances = hall_chances if hall_chances is not None else HallChances()
         self.pace = pace
         self.enter_at_once = enter_at_once
         self.hold: frozenset[int] = frozenset()
@@ -446,13 +449,18 @@ class TableScreen(Screen[None]):
     def _show_advice(self) -> None:
         computer = self.computer
         assert computer is not None
+        advisor = computer.advisor()
         try:
-            options = self.session.advise(self._seat(), computer.advisor())
+            options = self.session.advise(self._seat(), advisor)
+            hall = self.session.hall_advice(self._seat(), options, self.hall_chances)
         except (IllegalAction, Unsaved) as error:
             self._refuse(error)
             return
         self.redraw()
-        self.app.push_screen(AdviceScreen(options, self.session.game.dice), self._follow_advice)
+        screen = AdviceScreen(
+            options, self.session.game.dice, hall=hall, chances=self.hall_chances, advisor=advisor
+        )
+        self.app.push_screen(screen, self._follow_advice)
 
     def _follow_advice(self, option: Option | None) -> None:
         if option is None:

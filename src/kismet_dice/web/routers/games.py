@@ -37,7 +37,7 @@ from kismet_dice.web.schemas import (
     SyncMessage,
 )
 from kismet_dice.web.service import WebService
-from kismet_dice.web.views import hall_entry_view, option_view, proficiency_view
+from kismet_dice.web.views import advice_options, hall_chances_view, hall_entry_view, proficiency_view
 
 router = APIRouter(prefix="/api/games", tags=["games"], responses=RESPONSES)
 
@@ -114,11 +114,32 @@ async def advice(table_id: str, service: Service, token: SeatToken = None) -> Ad
     Only for the seat whose turn it is, after its first roll. Asking marks the game assisted
     for good: an assisted game cannot enter the Hall of Fame. While the computer is getting
     ready (the first time on a server, a few seconds) the answer waits for it.
+
+    Late in a game each option also gets its chance of a Hall of Fame total (``hall.target`` or
+    more) where it is known already; where it still has to be worked out (``hall.pending``),
+    ``POST .../advice/chances`` answers with it.
     """
+    return await _advice(table_id, service, token, work_out=False)
+
+
+@router.post("/{table_id}/advice/chances", dependencies=[ACTION], responses=TOO_MANY)
+async def advice_chances(table_id: str, service: Service, token: SeatToken = None) -> Advice:
+    """The same advice with each option's chance of a Hall of Fame total worked out: from a sheet
+    with at most eight open boxes, exact, a few seconds at most the first time and at once after
+    that (earlier in a game ``hall.line`` says when the chances show). Asking marks the game
+    assisted, as advice does."""
+    return await _advice(table_id, service, token, work_out=True)
+
+
+async def _advice(table_id: str, service: Service, token: str | None, *, work_out: bool) -> Advice:
     advisor = await service.advisor(service.tables.check_advice(table_id, token))
     change, options = service.tables.advise(table_id, token, advisor)
-    dice = change.table.session.game.dice
-    return Advice(options=[option_view(option, dice) for option in options], game=service.view(change.table))
+    table = change.table
+    hall = table.session.hall_advice(table.seat_of(token), options, service.hall_chances)
+    if work_out and hall.pending:
+        # A pass over the sheet's futures: off the event loop, which serves every other table meanwhile.
+        hall = await asyncio.to_thread(service.hall_chances.work_out, hall, advisor)
+    return Advice(options=advice_options(hall), hall=hall_chances_view(hall), game=service.view(table))
 
 
 @router.get("/{table_id}/proficiency")

@@ -44,6 +44,8 @@ export async function qr(link) {
 export const seat = (id, token) => call("GET", `/api/games/${encodeURIComponent(id)}/seat`, undefined, token);
 export const hall = () => call("GET", "/api/hall");
 export const advice = (id, token) => call("POST", `/api/games/${encodeURIComponent(id)}/advice`, undefined, token);
+export const adviceChances = (id, token) =>
+  call("POST", `/api/games/${encodeURIComponent(id)}/advice/chances`, undefined, token);
 export const proficiency = (id) => call("GET", `/api/games/${encodeURIComponent(id)}/proficiency`);
 export const enterHall = (id, token, name) =>
   call("POST", `/api/games/${encodeURIComponent(id)}/hall`, { name }, token);

@@ -1,6 +1,7 @@
 // The computer's advice: first its price (an assisted game stays out of the Hall of Fame), then
-// every choice with the total it expects, best first. The dice it would keep are marked on the
-// table and the box it would fill on the sheet.
+// every choice with the total it expects, best first, and late in a game its chance of a Hall of
+// Fame total (worked out after the options come). The dice it would keep are marked on the table
+// and the box it would fill on the sheet.
 
 import { el } from "../dom.js";
 import { mine } from "./state.js";
@@ -35,22 +36,36 @@ export function advicePanel(page, actions) {
   }
 
   const asking = () => panel.replaceChildren(el("p", {}, "Asking the computer…"));
-  const clear = () => panel.replaceChildren();
+  let drawn = null; // the advice drawn last: drawn again only when it changes (its chances came)
+  const clear = () => {
+    drawn = null;
+    panel.replaceChildren();
+  };
 
   function draw() {
     const advice = page.advice;
     if (!advice || !mine(page) || advice.version !== page.state.version) {
       // Advice is about the dice it was asked for; once they change it is gone.
-      if (advice) {
+      if (advice || drawn) {
         page.advice = null;
         clear();
       }
       return;
     }
-    if (panel.querySelector("#advice-options")) return;
+    if (drawn === advice) return;
+    drawn = advice;
+    const hall = advice.hall;
+    const percent = (chance) => `${(100 * chance).toFixed(1)}%`;
     panel.replaceChildren(
       el("h2", {}, "The computer's advice"),
-      el("p", { class: "hint" }, "Every choice with the final total it expects, best first; the best is marked on the table."),
+      el(
+        "p",
+        { class: "hint" },
+        hall.heading
+          ? `Every choice with the final total it expects and its chance of a ${hall.heading}, best first; ` +
+              "the best is marked on the table."
+          : "Every choice with the final total it expects, best first; the best is marked on the table.",
+      ),
       el(
         "ol",
         { id: "advice-options", class: "advice-options" },
@@ -60,10 +75,18 @@ export function advicePanel(page, actions) {
             { class: rank === 0 ? "best" : null },
             el("span", { class: "words" }, option.words),
             el("span", { class: "expected" }, ` expects ${option.expected.toFixed(1)}`),
+            hall.heading
+              ? el(
+                  "span",
+                  { class: "chance", title: `chance of a ${hall.heading}` },
+                  option.chance === null ? " · …" : ` · ${percent(option.chance)} to reach ${hall.target}+`,
+                )
+              : null,
             rank === 0 ? el("strong", { class: "best-mark" }, " best") : null,
           ),
         ),
       ),
+      hall.line ? el("p", { id: "advice-hall", class: "hint" }, hall.line) : null,
     );
   }
 

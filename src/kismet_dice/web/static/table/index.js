@@ -147,9 +147,29 @@ export function showTable(main, id) {
       document.body.dataset.busy = "no";
     }
     if (result) {
-      page.advice = { version: result.game.version, options: result.options };
+      page.advice = { version: result.game.version, options: result.options, hall: result.hall };
       render(result.game);
+      if (result.hall.pending) fetchChances(result.game.version);
     } else if (page.state) render(page.state);
+  }
+
+  // The options' chances of a Hall of Fame total come later than the options (the server works
+  // them out off its event loop); they are shown only if the dice are still the ones advised on.
+  async function fetchChances(version) {
+    let result = null;
+    try {
+      result = await api.adviceChances(id, page.token);
+    } catch (failure) {
+      if (page.advice && page.advice.version === version) {
+        page.advice = { ...page.advice, hall: { ...page.advice.hall, pending: false, line: null } };
+        advice.draw();
+      }
+      say(failure.message, "error");
+      return;
+    }
+    if (!page.advice || page.advice.version !== version || result.game.version !== version) return;
+    page.advice = { version, options: result.options, hall: result.hall };
+    advice.draw();
   }
 
   function render(state) {
