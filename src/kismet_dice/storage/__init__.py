@@ -49,7 +49,7 @@ from kismet_dice.storage.errors import (
     StorageError,
     VersionConflict,
 )
-from kismet_dice.storage.hall import HALL_SIZE, HallEntry, HallOfFame, qualifies
+from kismet_dice.storage.hall import HALL_SIZE, HallEntry, HallOfFame, entering_total, qualifies
 from kismet_dice.storage.saved_games import (
     WEB_OWNER,
     HallAnswer,
@@ -196,5 +196,6 @@ __all__ = [
     "data_directory",
     "database_path",
     "database_url",
+    "entering_total",
     "qualifies",
 ]

@@ -58,6 +58,18 @@ def qualifies(total: int, totals: Iterable[int]) -> bool:
     return len(best) < HALL_SIZE or total > best[-1]
 
 
+def entering_total(totals: Iterable[int]) -> int:
+    """The least total that enters a Hall of Fame holding ``totals`` (what :func:`qualifies` says):
+    one more than the tenth entry, or 0 while there are fewer than ten (any total enters).
+
+    >>> ten = [300, 290, 280, 270, 260, 250, 240, 230, 220, 210]
+    >>> entering_total(ten), entering_total(ten[:9]), qualifies(entering_total(ten), ten)
+    (211, 0, True)
+    """
+    best = sorted(totals, reverse=True)[:HALL_SIZE]
+    return best[-1] + 1 if len(best) == HALL_SIZE else 0
+
+
 @dataclass(frozen=True)
 class Candidate:
     """A checked total waiting to enter: made before any write, so a refusal changes nothing."""

@@ -17,7 +17,7 @@ from kismet_dice.game import DiceSource
 from kismet_dice.session import COMPUTER_PACE, Told
 from kismet_dice.session.tables import Change, Stores, Table, Tables
 from kismet_dice.storage import Listener
-from kismet_dice.strategy import Advisor, Computer, ComputerPlayer, Level
+from kismet_dice.strategy import Advisor, Computer, ComputerPlayer, Goal, Level
 from kismet_dice.web.computer import ComputerTurns, Readiness
 from kismet_dice.web.errors import message_of, status_of
 from kismet_dice.web.live import Hub
@@ -83,8 +83,12 @@ class WebService:
         self.hub = Hub()
         self.tables = Tables(self.stores, self._player, settings.dice, changed=self._publish)
         self.readiness = Readiness(self.computer, announce=self._announce_computer)
+        # The target player's futures take minutes the first time: ready on their own, later.
+        self.target_readiness = Readiness(self.computer, self._announce_computer, (Level.TARGET,))
         self.claims = self.stores.get().claims()
-        self.turns = ComputerTurns(self.tables, self.readiness, settings.pace, self._complain, self.claims)
+        self.turns = ComputerTurns(
+            self.tables, self.readiness, settings.pace, self._complain, self.claims, self.target_readiness
+        )
         # Per table with pages here: the version last sent to them and the game's history length then.
         self._told: dict[str, tuple[int, int]] = {}
         # Per table: its events drawn so far (see _history); per table and seat: its sheet drawn last.
@@ -95,15 +99,24 @@ class WebService:
         self._listener: Listener | None = None
         self._sweeping: asyncio.Task[None] | None = None
 
-    def _player(self, level: Level) -> ComputerPlayer:
-        # Only asked at a computer's first move, and a hard one is asked only once the table is loaded.
-        return self.computer.player(level)
+    def _player(self, level: Level, goal: Goal) -> ComputerPlayer:
+        # Only asked at a computer's first move, and a hard one is asked only once the table is loaded
+        # (a target one once the futures are).
+        return self.computer.player(level, goal)
+
+    def _readiness_of(self, table: Table) -> Readiness:
+        """What a table's pages are told of the computer: the target player's readiness where a seat
+        is one (it is ready last), else the table's."""
+        if any(level is not None and level.needs_futures for level in table.session.levels):
+            return self.target_readiness
+        return self.readiness
 
     # --- drawing and telling ------------------------------------------------------------
 
     def view(self, table: Table) -> GameView:
+        readiness = self._readiness_of(table)
         view = game_view(
-            table, self.readiness.state, self.readiness.problem, self._history(table).views, self._player_view
+            table, readiness.state, readiness.problem, self._history(table).views, self._player_view
         )
         return view.model_copy(update={"connected": self.hub.connected(table.id)})
 
@@ -111,9 +124,10 @@ class WebService:
         """The JSON of :meth:`view`, put together from the events and sheets encoded before:
         an answer costs what changed, not the whole game again."""
         game = table.session.game
+        readiness = self._readiness_of(table)
         return game_json(
             table,
-            turn_view(table, self.readiness.state, self.readiness.problem),
+            turn_view(table, readiness.state, readiness.problem),
             [self._sheet(table, seat).encoded for seat in range(len(game.names))],
             self._history(table).encoded,
             self.hub.connected(table.id),
@@ -186,9 +200,10 @@ class WebService:
             history.encoded[history.at[told.index]] if told.index in history.at else _encoded(told)
             for told in change.told
         ]
+        readiness = self._readiness_of(table)
         message = update_json(
             change,
-            turn_view(table, self.readiness.state, self.readiness.problem),
+            turn_view(table, readiness.state, readiness.problem),
             events,
             [self._sheet(table, seat).encoded for seat in touched(change)],
             self.hub.connected(table.id),
@@ -233,6 +248,8 @@ class WebService:
         computers of any that stops."""
         if self.computer.stored:
             self.readiness.start()
+        if self.computer.futures_stored:
+            self.target_readiness.start()
         if self.stores.get().shared:
             self._start_sharing()
         try:
