@@ -13,14 +13,17 @@ from datetime import UTC, datetime
 
 import pytest
 
+from kismet_dice.cli import build_parser
+from kismet_dice.cli.play import parse_seats
 from kismet_dice.game import Game, Score, ScriptedDice
-from kismet_dice.session import Seat, Session, StoreKeeper
+from kismet_dice.session import LIMITS, Seat, Session, StoreKeeper
 from kismet_dice.storage import Storage
-from kismet_dice.strategy import Advisor, Computer, ComputerPlayer, Goal, Level, StrategyTable
+from kismet_dice.strategy import LEVELS, Advisor, Computer, ComputerPlayer, Goal, Level, StrategyTable
 from kismet_dice.strategy.advisor import position_key
 from kismet_dice.strategy.distribution import future_pass
 from kismet_dice.strategy.players import HardPlayer
 from kismet_dice.strategy.target import TargetPlayer
+from kismet_dice.web.schemas import NewGameRequest
 
 WHEN = datetime(2030, 1, 1, tzinfo=UTC)
 
@@ -95,3 +98,16 @@ def test_a_target_seat_needs_a_goal_and_the_futures(kismet_table: StrategyTable)
     assert computer.ready_for([Level.HARD, None]) and not computer.ready_for([Level.TARGET])
     with pytest.raises(ValueError, match="goal"):
         computer.player(Level.TARGET)
+
+
+def test_every_interface_offers_the_target_level() -> None:
+    # Plain text and ``kismet play NAME=LEVEL``; ``kismet simulate --player``; the web's requests
+    # and limits; the terminal's seat kinds come from the same list (tests/tui).
+    assert parse_seats(["Ann", "Tess=target"])[1] == Seat("Tess", Level.TARGET)
+    options = build_parser().parse_args(["simulate", "--player", "target", "--target", "300"])
+    assert options.player is Level.TARGET and options.target == 300
+    request = NewGameRequest.model_validate(
+        {"players": [{"name": "Ann"}, {"name": "Tess", "computer": "target"}]}
+    )
+    assert request.players[1].computer is Level.TARGET
+    assert Level.TARGET in LEVELS and Level.TARGET in LIMITS.levels
