@@ -41,7 +41,10 @@ class Computer:
     """
 
     def __init__(
-        self, directory: Path | None = None, table: StrategyTable | None = None, futures: Futures | None = None
+        self,
+        directory: Path | None = None,
+        table: StrategyTable | None = None,
+        futures: Futures | None = None,
     ) -> None:
         self._directory = directory
         self._advisor = Advisor(table) if table is not None else None
