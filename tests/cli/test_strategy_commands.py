@@ -137,4 +137,4 @@ def test_simulate_asks_for_a_target_with_the_target_player_only(
 def test_simulate_names_the_target_player_among_the_players(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["simulate", "--player", "lucky"])
-    assert "a computer player is easy, medium, hard or target, not 'lucky'" in capsys.readouterr().err
+    assert "a computer player is easy, medium, hard, target, not 'lucky'" in capsys.readouterr().err

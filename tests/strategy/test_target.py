@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 import numpy as np
 import pytest
+from tests.support.rules import tiny_rules
 
 from kismet_dice.game import Game, Roll, Score
 from kismet_dice.strategy.advisor import Advisor, position_key, raw_points
@@ -16,7 +17,7 @@ from kismet_dice.strategy.chances import Continuations
 from kismet_dice.strategy.dice_space import FloatArray
 from kismet_dice.strategy.distribution import Float32Array, Futures, future_pass
 from kismet_dice.strategy.players import HardPlayer
-from kismet_dice.strategy.ruleset import RuleSet, rule_set
+from kismet_dice.strategy.ruleset import RuleSet
 from kismet_dice.strategy.simulate import play_target
 from kismet_dice.strategy.solver import solve
 from kismet_dice.strategy.table import StrategyTable
@@ -24,16 +25,6 @@ from kismet_dice.strategy.target import TargetPlayer, TargetTurns
 
 Roll_ = tuple[int, ...]
 Option = tuple[str, int]  # ("box", box) or ("keep", flat keep index)
-
-
-def tiny_rules(rolls_per_turn: int = 3) -> RuleSet:
-    """Two three-faced dice, two Basic boxes with a bonus and a pair box: small enough to search."""
-    boxes = [
-        ("ONES", lambda roll: roll.count(1), True),
-        ("THREES", lambda roll: 3 * roll.count(3), True),
-        ("PAIR", lambda roll: sum(roll) + 4 if len(set(roll)) == 1 else 0, False),
-    ]
-    return rule_set("tiny", 2, 3, boxes, [0, 0, 0, 0, 5], rolls_per_turn)
 
 
 def exact_survival(rules: RuleSet, table: StrategyTable) -> Futures:

@@ -6,11 +6,13 @@ from __future__ import annotations
 import random
 
 from textual.widgets import Input, Markdown, OptionList, Select, Static
+from textual.widgets._select import SelectOverlay
 
 from kismet_dice.game import ScriptedDice
 from kismet_dice.rules import Box
 from kismet_dice.session import Preferences, Seat, Setup, local_session
 from kismet_dice.storage import Storage
+from kismet_dice.strategy import LEVELS, Computer
 from kismet_dice.tui import KismetApp
 from kismet_dice.tui.app import SETUP_KEY
 from kismet_dice.tui.screens.dialogs import ConfirmScreen, HelpScreen, RulesScreen
@@ -39,6 +41,19 @@ async def test_the_start_screen_types_names_at_once_and_q_is_a_letter_there(stor
         assert [row.read().name for row in screen.query(SeatRow)] == ["Quinn", "Player 2"]
         await pilot.press("escape")  # nothing would be lost: esc quits at once
     assert not app.is_running
+
+
+async def test_the_start_screen_offers_every_computer_level_the_target_player_too(storage: Storage) -> None:
+    app = KismetApp(storage, computer=Computer(), pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        select = app.screen.query_one(Select)
+        select.focus()
+        select.expanded = True
+        await pilot.pause()
+        shown = select.query_one(SelectOverlay)
+        prompts = [str(shown.get_option_at_index(index).prompt) for index in range(shown.option_count)]
+        assert prompts == ["Human", *(f"Computer, {level}" for level in LEVELS)]
+        assert prompts[-1] == "Computer, target"
 
 
 async def test_q_quits_from_the_start_screen_outside_a_name(storage: Storage) -> None:

@@ -11,7 +11,7 @@ import argparse
 import random
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
 from kismet_dice.cli.answers import BOX_HINT, WrongAnswer, read_box, read_keep
@@ -34,7 +34,7 @@ from kismet_dice.session import (
     seat_levels,
 )
 from kismet_dice.storage import SavedGameError, Storage, StorageError
-from kismet_dice.strategy import Computer, ComputerPlayer, ComputerUnavailable, Level, proficiency
+from kismet_dice.strategy import Computer, ComputerPlayer, ComputerUnavailable, Goal, Level, proficiency
 
 KEEP_HINT = (
     "Type the positions of the dice to keep (1-5, like '1 3' or '13'), "
@@ -73,7 +73,7 @@ def register(subparsers: Any) -> None:
         "names",
         nargs="*",
         metavar="NAME",
-        help="players in seating order, NAME=easy|medium|hard for a computer player (asked if omitted)",
+        help="players in seating order, NAME=easy|medium|hard|target for a computer (asked if omitted)",
     )
     play.set_defaults(run=run_play)
 
@@ -191,7 +191,7 @@ class PlainTable:
     def ask_seats(self) -> tuple[Seat, ...]:
         while True:
             answer = self.ask(
-                "Players' names in seating order, separated by commas; NAME=easy, =medium or =hard "
+                "Players' names in seating order, separated by commas; NAME=easy, =medium, =hard or =target "
                 f"for a computer player (Enter for one player, {self._default_name}): "
             )
             words = [part.strip() for part in answer.split(",")] if answer else [self._default_name]
@@ -206,27 +206,49 @@ class PlainTable:
             setup = setup.checked()
             if any(seat.is_computer for seat in setup.seats) and self._computer is None:
                 raise IllegalAction("no computer players are available")
-            self.prepare_computer(any(seat.level is Level.HARD for seat in setup.seats))
+            self.prepare_computer([seat.level for seat in setup.seats])
             computer = self._computer_player if self._computer is not None else None
             return local_session(storage, setup, computer=computer, rng=rng)
         except IllegalAction as error:
             raise UserError(str(error)) from None
 
-    def _computer_player(self, level: Level) -> ComputerPlayer:
+    def _computer_player(self, level: Level, goal: Goal) -> ComputerPlayer:
         assert self._computer is not None
-        return self._computer.player(level)
+        return self._computer.player(level, goal)
 
-    def prepare_computer(self, needed: bool) -> None:
-        """Load the computer's table before it is needed, saying so when it takes a while."""
-        if needed and self._computer is not None and not self._computer.ready:
+    def prepare_computer(self, levels: Sequence[Level | None]) -> None:
+        """Load what the players of ``levels`` need before they play, saying so when it takes a while."""
+        computer = self._computer
+        if computer is None or computer.ready_for(levels):
+            return
+        if not computer.ready:
             self.say(
                 "The computer is getting ready; the first time on this machine it works out "
                 "the best move of every position, which takes a few seconds."
             )
-            try:
-                self._computer.advisor()
-            except ComputerUnavailable as error:
-                raise UserError(str(error)) from None
+        progress = None
+        if any(level is not None and level.needs_futures for level in levels) and not computer.futures_stored:
+            self.say(
+                "A target player plays for the Hall of Fame: the first time on this machine the "
+                "computer works out the chances from every position, which takes a few minutes."
+            )
+            progress = self._progress_in_tenths()
+        try:
+            computer.prepare(levels, progress)
+        except ComputerUnavailable as error:
+            raise UserError(str(error)) from None
+
+    def _progress_in_tenths(self) -> Callable[[int, int], None]:
+        """A progress callback that says each tenth of the work done, once."""
+        said = [0]
+
+        def progress(done: int, total: int) -> None:
+            tenth = done * 10 // max(total, 1)
+            if tenth > said[0]:
+                said[0] = tenth
+                self.say(f"{tenth * 10}% done")
+
+        return progress
 
     # --- the game ---------------------------------------------------------------------
 
@@ -363,7 +385,7 @@ class PlainTable:
             return
         if not session.assisted and not self.confirm(f"{narration.ASK_ADVICE} (y/n) "):
             return
-        self.prepare_computer(True)
+        self.prepare_computer([Level.HARD])
         advisor = self._computer.advisor()
         options = session.advise(seat, advisor)
         self._after_action(session)
@@ -431,7 +453,7 @@ class PlainTable:
             if answer.isdigit() and 1 <= int(answer) <= count:
                 chosen = games[int(answer) - 1]
                 try:
-                    self.prepare_computer(Level.HARD in seat_levels(chosen))
+                    self.prepare_computer(seat_levels(chosen))
                     session = resume(storage, chosen.id, computer=self._computer_player, rng=rng)
                 except SavedGameError as error:
                     self.say(f"{error}. Pick another, or press Enter for a new game.")

@@ -76,7 +76,7 @@ def register(subparsers: Any) -> None:
     simulate.add_argument(
         "--player",
         type=_simulated_player,
-        choices=(*LEVELS, TARGET),
+        choices=LEVELS,
         default=Level.HARD,
         help="computer player: easy, medium, hard or target (default hard)",
     )
@@ -94,17 +94,12 @@ def register(subparsers: Any) -> None:
     simulate.set_defaults(run=run_simulate)
 
 
-def _simulated_player(text: str) -> Level | str:
-    """A level, or the target player (which only ``kismet simulate`` offers)."""
-    if text.strip().lower() == TARGET:
-        return TARGET
+def _simulated_player(text: str) -> Level:
+    """A level (``target`` plays for the total given by ``--target``)."""
     try:
         return Level.parse(text)
-    except ValueError:
-        choices = ", ".join(level.value for level in LEVELS)
-        raise argparse.ArgumentTypeError(
-            f"a computer player is {choices} or {TARGET}, not {text!r}"
-        ) from None
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _progress_bar() -> Any:
@@ -258,14 +253,15 @@ def run_simulate(options: argparse.Namespace) -> int:
 
 
 def _play_target(options: argparse.Namespace, target: int) -> Played:
-    """The target player's games: first the distributions of every position, then the games."""
-    from kismet_dice.strategy.distribution import future_pass
+    """The target player's games: the futures of every position (stored, or worked out and stored
+    the first time, minutes), then the games."""
+    from kismet_dice.strategy.stored_futures import load_or_compute_futures
 
     table = load_table()
     with _progress_bar() as bar:
         task = bar.add_task("Following perfect play into every position", total=None)
-        futures = future_pass(
-            table, keep=None, progress=lambda done, total: bar.update(task, completed=done, total=total)
+        futures = load_or_compute_futures(
+            table, progress=lambda done, total: bar.update(task, completed=done, total=total)
         )
         bar.remove_task(task)
         task = bar.add_task(f"Playing for {target}", total=options.games)

@@ -9,6 +9,7 @@ keeps its own choice of held dice until then) and returns what happened, told in
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
@@ -19,13 +20,14 @@ from kismet_dice.session.hall_chances import HallAdvice, HallChances
 from kismet_dice.session.keeping import Keeper, StoreKeeper, Unkept
 from kismet_dice.session.narration import Told
 from kismet_dice.session.seats import BadSetup, Seat, Setup
-from kismet_dice.storage import HallEntry, SavedGame, Storage, entering_total, qualifies
-from kismet_dice.strategy import Advisor, ComputerPlayer, Level, Option, kismet_rules
+from kismet_dice.storage import HallEntry, SavedGame, Storage, StorageError, entering_total, qualifies
+from kismet_dice.strategy import Advisor, ComputerPlayer, Goal, Level, Option, kismet_rules
 from kismet_dice.strategy.distribution import distribution_path
 from kismet_dice.strategy.distribution import load as load_distribution
 
-Players = Callable[[Level], ComputerPlayer]
-"""Makes the computer player of a level (``hard`` may load the strategy table first)."""
+Players = Callable[[Level, Goal], ComputerPlayer]
+"""Makes the computer player of a level (``hard`` may load the strategy table first); the goal is
+what the ``target`` player plays for (:meth:`Session.hall_goal`)."""
 
 
 class NotYourTurn(IllegalAction):
@@ -73,6 +75,7 @@ class Session:
         self.keeper: Keeper = keeper if keeper is not None else Unkept()
         self._computer = computer
         self._players: dict[Level, ComputerPlayer] = {}
+        self._goal = 0
         self._assisted = assisted
         self._hall_asked = frozenset(hall_asked)
         self._standings: tuple[str, ...] | None = None  # once the game is over (then never changes)
@@ -195,8 +198,16 @@ class Session:
         player = self._players.get(level)
         if player is None:
             assert self._computer is not None
-            player = self._players[level] = self._computer(level)
+            player = self._players[level] = self._computer(level, self.hall_goal)
         return player
+
+    def hall_goal(self) -> int:
+        """The total a ``target`` computer plays for: the least that enters the Hall of Fame now
+        (0 while it has fewer than ten entries: every total enters, so it plays for the best
+        expected total). If the Hall cannot be read just now, the last total read."""
+        with contextlib.suppress(StorageError):
+            self._goal = entering_total(self.keeper.hall_totals()) or 0
+        return self._goal
 
     def _apply(self, action: Action) -> tuple[Told, ...]:
         # The action is tried on a copy, which becomes the game only once it is kept.

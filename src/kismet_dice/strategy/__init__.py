@@ -5,7 +5,7 @@ Imports :mod:`kismet_dice.rules` and :mod:`kismet_dice.game` only, never the int
 
 from kismet_dice.strategy.advisor import Advisor, Option
 from kismet_dice.strategy.computer import Computer, ComputerUnavailable
-from kismet_dice.strategy.players import LEVELS, ComputerPlayer, Level, computer_player, hold_for
+from kismet_dice.strategy.players import LEVELS, ComputerPlayer, Goal, Level, computer_player, hold_for
 from kismet_dice.strategy.proficiency import Decision, Proficiency, proficiency
 from kismet_dice.strategy.ruleset import RuleSet, kismet_rules, yahtzee_rules
 from kismet_dice.strategy.table import StrategyTable, load_or_solve
@@ -18,6 +18,7 @@ __all__ = [
     "ComputerPlayer",
     "ComputerUnavailable",
     "Decision",
+    "Goal",
     "Level",
     "Option",
     "Proficiency",

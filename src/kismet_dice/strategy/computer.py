@@ -6,18 +6,26 @@ background thread (with a progress callback) before the first hard move or piece
 If the table can be neither loaded nor computed, :meth:`Computer.advisor` raises
 :class:`ComputerUnavailable` and :attr:`Computer.failure` says why, so an interface can say the
 computer is unavailable instead of getting ready for ever; a later call tries again.
+
+The ``target`` player also reads the futures of every position (:meth:`Computer.futures`), worked
+out once per machine in minutes and afterwards loaded in an instant; :meth:`Computer.ready_for`
+and :meth:`Computer.prepare` cover what a set of levels needs, table and futures together.
 """
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterable
 from pathlib import Path
 
 from kismet_dice.strategy.advisor import Advisor
-from kismet_dice.strategy.players import ComputerPlayer, Level, computer_player
+from kismet_dice.strategy.distribution import Futures
+from kismet_dice.strategy.players import ComputerPlayer, Goal, Level, computer_player
 from kismet_dice.strategy.ruleset import kismet_rules
 from kismet_dice.strategy.solver import Progress
+from kismet_dice.strategy.stored_futures import futures_path, load_or_compute_futures
 from kismet_dice.strategy.table import StrategyTable, load_or_solve, table_path
+from kismet_dice.strategy.target import HallPlayer
 from kismet_dice.strategy.workers import SolveFailed
 
 
@@ -32,11 +40,19 @@ class Computer:
     <Level.EASY: 'easy'>
     """
 
-    def __init__(self, directory: Path | None = None, table: StrategyTable | None = None) -> None:
+    def __init__(
+        self,
+        directory: Path | None = None,
+        table: StrategyTable | None = None,
+        futures: Futures | None = None,
+    ) -> None:
         self._directory = directory
         self._advisor = Advisor(table) if table is not None else None
         self._lock = threading.Lock()
         self._failure: str | None = None
+        self._futures = futures
+        # Its own lock: advice and hard moves go on while the futures are worked out (minutes).
+        self._futures_lock = threading.Lock()
 
     @property
     def ready(self) -> bool:
@@ -78,9 +94,60 @@ class Computer:
                 self._advisor = Advisor(table)
             return self._advisor
 
+    @property
+    def futures_stored(self) -> bool:
+        """Whether the futures are loaded or stored on this machine, so getting them takes no
+        computation (only loading, an instant)."""
+        return self._futures is not None or futures_path(kismet_rules(), self._directory).exists()
+
+    def futures(self, progress: Progress | None = None) -> Futures:
+        """The futures of every position (the ``target`` player's), loading the table first if need
+        be, and the first time on a machine computing and storing them (minutes).
+
+        Raises :class:`ComputerUnavailable` (and remembers why in :attr:`failure`) if they can be
+        neither loaded nor computed; a later call tries again.
+        """
+        table = self.advisor(progress).table
+        with self._futures_lock:
+            if self._futures is None:
+                try:
+                    self._futures = load_or_compute_futures(table, progress, self._directory)
+                except MemoryError as error:
+                    self._failure = "There is not enough memory to work out the chances of every position"
+                    raise ComputerUnavailable(self._failure) from error
+                except OSError as error:
+                    reason = error.strerror or type(error).__name__
+                    self._failure = f"The chances of every position could not be loaded ({reason})"
+                    raise ComputerUnavailable(self._failure) from error
+                self._failure = None
+            return self._futures
+
+    def ready_for(self, levels: Iterable[Level | None]) -> bool:
+        """Whether the players of ``levels`` (``None`` for a person) can play at once."""
+        wanted = [level for level in levels if level is not None]
+        return (self.ready or not any(level.needs_table for level in wanted)) and (
+            self._futures is not None or not any(level.needs_futures for level in wanted)
+        )
+
+    def prepare(self, levels: Iterable[Level | None], progress: Progress | None = None) -> None:
+        """Load (or the first time compute) what the players of ``levels`` need; raises
+        :class:`ComputerUnavailable` as :meth:`advisor` and :meth:`futures` do."""
+        wanted = [level for level in levels if level is not None]
+        if any(level.needs_futures for level in wanted):
+            self.futures(progress)
+        elif any(level.needs_table for level in wanted):
+            self.advisor(progress)
+
     def needs_table(self, level: Level | str) -> bool:
         return Level.parse(level).needs_table
 
-    def player(self, level: Level | str) -> ComputerPlayer:
-        """A computer player of ``level``; ``hard`` loads the table if it is not loaded yet."""
-        return computer_player(level, self.advisor() if self.needs_table(level) else None)
+    def player(self, level: Level | str, goal: Goal | None = None) -> ComputerPlayer:
+        """A computer player of ``level``; ``hard`` loads the table if it is not loaded yet, and
+        ``target`` the futures too (it plays for the total ``goal()`` says at each decision)."""
+        level = Level.parse(level)
+        if level is Level.TARGET:
+            if goal is None:
+                raise ValueError("the target player needs a goal: the total it plays for")
+            futures = self.futures()
+            return HallPlayer(futures, self.advisor().table, goal)
+        return computer_player(level, self.advisor() if level.needs_table else None)

@@ -1,4 +1,5 @@
-"""Computer players: ``easy`` and ``medium`` play rules a person could follow, ``hard`` plays perfectly.
+"""Computer players: ``easy`` and ``medium`` play rules a person could follow, ``hard`` plays perfectly,
+``target`` plays for the Hall of Fame (:mod:`kismet_dice.strategy.target`).
 
 Every player has one method, ``choose(game)``, which returns the action for the current
 player of a live game: :class:`~kismet_dice.game.Roll` (with the positions to hold) or
@@ -8,7 +9,7 @@ player of a live game: :class:`~kismet_dice.game.Roll` (with the positions to ho
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from enum import StrEnum
 from typing import Final, Protocol
 
@@ -22,17 +23,29 @@ class Level(StrEnum):
     """How well a computer player plays: the one closed set every interface offers.
 
     >>> Level("hard").needs_table, [level.value for level in Level]
-    (True, ['easy', 'medium', 'hard'])
+    (True, ['easy', 'medium', 'hard', 'target'])
     """
 
     EASY = "easy"
     MEDIUM = "medium"
     HARD = "hard"
+    TARGET = "target"
+    """Plays for the Hall of Fame: the best chance of a total that enters it."""
 
     @property
     def needs_table(self) -> bool:
         """Whether this player reads the solved strategy table (which takes a moment to load)."""
-        return self is Level.HARD
+        return self in (Level.HARD, Level.TARGET)
+
+    @property
+    def needs_futures(self) -> bool:
+        """Whether this player reads the stored futures of every position (worked out once per
+        machine, in minutes; :mod:`kismet_dice.strategy.stored_futures`).
+
+        >>> [level.value for level in Level if level.needs_futures]
+        ['target']
+        """
+        return self is Level.TARGET
 
     @classmethod
     def parse(cls, text: str) -> Level:
@@ -50,14 +63,17 @@ class Level(StrEnum):
 
 LEVELS: Final = tuple(Level)
 
+Goal = Callable[[], int]
+"""The total the ``target`` player plays for, asked at each of its decisions (the total that enters
+the Hall of Fame as it stands then)."""
+
 
 class ComputerPlayer(Protocol):
     """Decides the current player's next action in a live game."""
 
     @property
     def level(self) -> str:
-        """A :class:`Level` for the players a seat can have; ``"target"`` for the player that plays
-        for a total (:mod:`kismet_dice.strategy.target`), which no seat offers."""
+        """The player's :class:`Level`."""
         ...
 
     def choose(self, game: Game) -> Action: ...
@@ -208,7 +224,9 @@ class MediumPlayer:
 
 
 def computer_player(level: Level | str, advisor: Advisor | None = None) -> ComputerPlayer:
-    """The player of a level; ``hard`` needs an advisor (a loaded table).
+    """The player of a level; ``hard`` needs an advisor (a loaded table). The ``target`` player
+    also needs the futures of every position and its goal: :meth:`kismet_dice.strategy.Computer.player`
+    makes it.
 
     >>> computer_player("easy").level
     <Level.EASY: 'easy'>
@@ -218,6 +236,8 @@ def computer_player(level: Level | str, advisor: Advisor | None = None) -> Compu
         return EasyPlayer()
     if level is Level.MEDIUM:
         return MediumPlayer()
+    if level is Level.TARGET:
+        raise ValueError("the target player needs the futures of every position and a goal")
     if advisor is None:
         raise ValueError("the hard player needs the solved table")
     return HardPlayer(advisor)

@@ -97,7 +97,7 @@ def load_or_solve(
         stored = load(rules, path)
         if stored is not None:
             return stored
-    with _solving(path):
+    with computing_lock(path):
         if not force:
             stored = load(rules, path)  # solved by another process while this one waited
             if stored is not None:
@@ -109,10 +109,11 @@ def load_or_solve(
 
 
 @contextlib.contextmanager
-def _solving(path: Path) -> Iterator[None]:
-    """Hold the lock file beside ``path`` (released when the process ends, even by a kill).
+def computing_lock(path: Path) -> Iterator[None]:
+    """Hold the lock file beside ``path`` (released when the process ends, even by a kill), so
+    that processes needing the same stored result compute it once.
 
-    Where no lock file can be made (a read-only cache), each process solves on its own.
+    Where no lock file can be made (a read-only cache), each process computes on its own.
     """
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -19,7 +19,9 @@ first, keeps in the advisor's order): where T cannot matter the player is the ha
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Final
 
 import numpy as np
 import numpy.typing as npt
@@ -30,13 +32,12 @@ from kismet_dice.strategy import kernel
 from kismet_dice.strategy.advisor import position_key, raw_points
 from kismet_dice.strategy.dice_space import FloatArray, IntArray
 from kismet_dice.strategy.distribution import Futures, TurnShape
-from kismet_dice.strategy.players import hold_for
+from kismet_dice.strategy.players import Level, hold_for
 from kismet_dice.strategy.solver import next_values
 from kismet_dice.strategy.table import StrategyTable
 
-TARGET = "target"
-"""The name of the target player (not a :class:`~kismet_dice.strategy.players.Level`: it also
-needs a total to play for and every layer of the distributions)."""
+TARGET: Final = Level.TARGET
+"""The target player's level (a seat's, and ``kismet simulate --player target``)."""
 
 TIE = 1e-12
 """Chances closer than this are equal: the expected total decides between them."""
@@ -196,3 +197,29 @@ class TargetPlayer:
         if choice.reroll[0]:
             return Roll(hold_for(dice, self._keeps[int(choice.keep[0])]))
         return Score(Box(int(choice.box[0]) + 1))
+
+
+class HallPlayer:
+    """The ``target`` computer at a table: the :class:`TargetPlayer` of the total ``goal()`` says.
+
+    The goal is asked at each decision rather than fixed when the game starts: a game may be saved
+    and resumed days later, and on a server other tables' games enter the Hall of Fame meanwhile;
+    the computer plays for the Hall as it stands, and nothing about its goal needs keeping with the
+    game. The player of the last goal is kept, so a goal that stays the same costs nothing more.
+    """
+
+    level = TARGET
+
+    def __init__(self, futures: Futures, table: StrategyTable, goal: Callable[[], int]) -> None:
+        if not futures.survival:
+            raise ValueError("the target player needs every layer of the futures (future_pass keep=None)")
+        self._futures = futures
+        self._table = table
+        self._goal = goal
+        self._player: TargetPlayer | None = None
+
+    def choose(self, game: Game) -> Action:
+        target = self._goal()
+        if self._player is None or self._player.target != target:
+            self._player = TargetPlayer(self._futures, self._table, target)
+        return self._player.choose(game)

@@ -22,7 +22,7 @@ from kismet_dice.session import (
 )
 from kismet_dice.session.statistics import statistics
 from kismet_dice.storage import SavedGameError, Storage
-from kismet_dice.strategy import Computer, ComputerPlayer, Level
+from kismet_dice.strategy import Computer, ComputerPlayer, Goal, Level
 from kismet_dice.tui.screens.dialogs import NameScreen
 from kismet_dice.tui.screens.end import EndScreen
 from kismet_dice.tui.screens.hall import HallScreen
@@ -114,23 +114,34 @@ class KismetApp(App[None]):
             self.pop_screen()
         self.push_screen(screen)
 
-    def when_computer_ready(self, reason: str, then: Callable[[], None]) -> None:
-        """Run ``then`` once the computer's table is loaded, showing progress while it loads."""
+    def when_computer_ready(
+        self, reason: str, then: Callable[[], None], levels: Sequence[Level | None] = (Level.HARD,)
+    ) -> None:
+        """Run ``then`` once what the players of ``levels`` need is loaded, showing progress meanwhile."""
         if self.computer is None:
             self.notify("The computer is not available.", severity="error")
-        elif self.computer.ready:
+        elif self.computer.ready_for(levels):
             then()
         else:
-            self.push_screen(PreparingScreen(self.computer, reason), lambda ready: then() if ready else None)
+            wanted = [level for level in levels if level is not None]
+            self.push_screen(
+                PreparingScreen(self.computer, reason, wanted), lambda ready: then() if ready else None
+            )
 
     def _needs_table(self, levels: Sequence[Level | None]) -> bool:
         return self.computer is not None and any(level is not None and level.needs_table for level in levels)
 
+    @staticmethod
+    def _why_prepare(levels: Sequence[Level | None]) -> str:
+        if Level.TARGET in levels:
+            return "A target computer player plays for the Hall of Fame: the best chance to enter it."
+        return "A hard computer player plays the best move of every position."
+
     def on_start_screen_start(self, message: StartScreen.Start) -> None:
         self.storage.settings.put(SETUP_KEY, message.setup.to_json())
-        if self._needs_table([seat.level for seat in message.setup.seats]):
-            reason = "A hard computer player plays the best move of every position."
-            self.when_computer_ready(reason, lambda: self.start(message.setup))
+        levels = [seat.level for seat in message.setup.seats]
+        if self._needs_table(levels):
+            self.when_computer_ready(self._why_prepare(levels), lambda: self.start(message.setup), levels)
         else:
             self.start(message.setup)
 
@@ -144,9 +155,9 @@ class KismetApp(App[None]):
 
     def on_start_screen_resume(self, message: StartScreen.Resume) -> None:
         saved_id = message.saved.id
-        if self._needs_table(seat_levels(message.saved)):
-            reason = "A hard computer player plays the best move of every position."
-            self.when_computer_ready(reason, lambda: self.resume(saved_id))
+        levels = seat_levels(message.saved)
+        if self._needs_table(levels):
+            self.when_computer_ready(self._why_prepare(levels), lambda: self.resume(saved_id), levels)
         else:
             self.resume(saved_id)
 
@@ -163,10 +174,10 @@ class KismetApp(App[None]):
             return
         self.play(session)
 
-    def _computer_player(self, level: Level) -> ComputerPlayer:
+    def _computer_player(self, level: Level, goal: Goal) -> ComputerPlayer:
         if self.computer is None:
             raise IllegalAction("no computer players are available")
-        return self.computer.player(level)
+        return self.computer.player(level, goal)
 
     def play(self, session: Session) -> None:
         self.switch_to(

@@ -5,8 +5,10 @@ Loading the table takes a moment, and the first time on a machine solving it tak
 seconds; meanwhile the server goes on serving, and pages say the computer is getting ready.
 A load that fails, or a solve that stalls, makes the computer "unavailable" with the reason:
 never "getting ready" for good. Easy and medium players need no table and play at once; the
-hard player, advice and proficiency wait for it. Each action, once the table is there, takes
-milliseconds, so it runs on the event loop, where every other change to a game is made.
+hard player, advice and proficiency wait for it; the target player waits for the futures of every
+position too (the first time on a machine, minutes: its table says the computer is getting
+ready). Each action, once the table is there, takes milliseconds, so it runs on the event loop,
+where every other change to a game is made.
 """
 
 from __future__ import annotations
@@ -22,28 +24,37 @@ from kismet_dice.rules import IllegalAction
 from kismet_dice.session import Stale, Unsaved
 from kismet_dice.session.tables import NoSuchTable, Table, Tables
 from kismet_dice.storage import Claims, LocalClaims
-from kismet_dice.strategy import Advisor, Computer, ComputerUnavailable
+from kismet_dice.strategy import Advisor, Computer, ComputerUnavailable, Level
 from kismet_dice.web.schemas import ComputerState
 
 log = logging.getLogger(__name__)
 
 
 class Readiness:
-    """The :class:`Computer`'s table, loaded in one background thread the first time it is needed.
+    """What the :class:`Computer`'s players of ``levels`` need, loaded in one background thread the
+    first time it is needed: the strategy table for the hard player and advice, and the futures
+    of every position too for the target player (worked out in minutes the first time on a
+    machine, so it has a readiness of its own and the table's does not wait for it).
 
     When a load started from the server's event loop ends, ready or failed, ``announce`` is
     called there, so the pages that said "getting ready" learn that it is over.
     """
 
-    def __init__(self, computer: Computer, announce: Callable[[], None] | None = None) -> None:
+    def __init__(
+        self,
+        computer: Computer,
+        announce: Callable[[], None] | None = None,
+        levels: tuple[Level, ...] = (Level.HARD,),
+    ) -> None:
         self.computer = computer
+        self.levels = levels
         self._announce = announce
         self._lock = threading.Lock()
-        self._loading: Future[Advisor] | None = None
+        self._loading: Future[None] | None = None
 
     @property
     def state(self) -> ComputerState:
-        if self.computer.ready:
+        if self.computer.ready_for(self.levels):
             return "ready"
         loading = self._loading
         if loading is None:
@@ -60,15 +71,15 @@ class Readiness:
             return None
         return str(loading.exception())
 
-    def start(self) -> Future[Advisor]:
-        """Begin loading (once per server, or again after a failure); the future of the advisor."""
+    def start(self) -> Future[None]:
+        """Begin loading (once per server, or again after a failure); the future of its end."""
         with self._lock:
             failed = self._loading is not None and self._loading.done() and self._loading.exception()
             if self._loading is None or failed:
-                loading: Future[Advisor] = Future()
+                loading: Future[None] = Future()
                 self._loading = loading
-                if self.computer.ready:
-                    loading.set_result(self.computer.advisor())
+                if self.computer.ready_for(self.levels):
+                    loading.set_result(None)
                 else:
                     try:
                         loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
@@ -81,9 +92,10 @@ class Readiness:
             assert self._loading is not None
             return self._loading
 
-    def _load(self, loading: Future[Advisor], loop: asyncio.AbstractEventLoop | None) -> None:
+    def _load(self, loading: Future[None], loop: asyncio.AbstractEventLoop | None) -> None:
         try:
-            loading.set_result(self.computer.advisor())
+            self.computer.prepare(self.levels)
+            loading.set_result(None)
         except ComputerUnavailable as error:
             log.error("the computer is unavailable: %s", error)
             loading.set_exception(error)
@@ -95,12 +107,17 @@ class Readiness:
             with contextlib.suppress(RuntimeError):
                 loop.call_soon_threadsafe(self._announce)
 
-    async def advisor(self) -> Advisor:
-        """The advisor, waiting (without blocking the server) while the table loads."""
+    async def wait(self) -> None:
+        """Until what the levels need is loaded (without blocking the server)."""
         try:
-            return await asyncio.wrap_future(self.start())
+            await asyncio.wrap_future(self.start())
         except ComputerUnavailable as error:
             raise ComputerUnavailable(f"the computer cannot play or advise on this server: {error}") from None
+
+    async def advisor(self) -> Advisor:
+        """The advisor, waiting (without blocking the server) while the table loads."""
+        await self.wait()
+        return self.computer.advisor()
 
 
 class ComputerTurns:
@@ -124,9 +141,11 @@ class ComputerTurns:
         pace: float,
         complain: Callable[[str, Exception], None],
         claims: Claims | None = None,
+        target: Readiness | None = None,
     ) -> None:
         self._tables = tables
         self._readiness = readiness
+        self._target = target if target is not None else Readiness(readiness.computer, levels=(Level.TARGET,))
         self._pace = pace
         self._complain = complain
         self._claims = claims if claims is not None else LocalClaims()
@@ -147,7 +166,9 @@ class ComputerTurns:
     def follow(self, table: Table) -> None:
         """Start the computer's play at ``table`` if it has the turn and is not already playing."""
         session = table.session
-        if any(level is not None and level.needs_table for level in session.levels):
+        if any(level is not None and level.needs_futures for level in session.levels):
+            self._target.start()
+        elif any(level is not None and level.needs_table for level in session.levels):
             self._readiness.start()
         if not session.is_computer_turn:
             return
@@ -170,7 +191,9 @@ class ComputerTurns:
                     if not self._claims.claim(table.saved_id):
                         return  # another process plays this game's computers
                     claimed = table.saved_id
-                if seat.level.needs_table:
+                if seat.level.needs_futures:
+                    await self._target.wait()
+                elif seat.level.needs_table:
                     await self._readiness.advisor()
                 await asyncio.sleep(self._pace)
                 try:

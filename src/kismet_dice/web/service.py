@@ -17,7 +17,7 @@ from kismet_dice.game import DiceSource
 from kismet_dice.session import COMPUTER_PACE, HallChances, Told
 from kismet_dice.session.tables import Change, Stores, Table, Tables
 from kismet_dice.storage import Listener
-from kismet_dice.strategy import Advisor, Computer, ComputerPlayer, Level
+from kismet_dice.strategy import Advisor, Computer, ComputerPlayer, Goal, Level
 from kismet_dice.web.computer import ComputerTurns, Readiness
 from kismet_dice.web.errors import message_of, status_of
 from kismet_dice.web.live import Hub
@@ -85,8 +85,12 @@ class WebService:
         self.hall_chances = HallChances()
         self.tables = Tables(self.stores, self._player, settings.dice, changed=self._publish)
         self.readiness = Readiness(self.computer, announce=self._announce_computer)
+        # The target player's futures take minutes the first time: ready on their own, later.
+        self.target_readiness = Readiness(self.computer, self._announce_computer, (Level.TARGET,))
         self.claims = self.stores.get().claims()
-        self.turns = ComputerTurns(self.tables, self.readiness, settings.pace, self._complain, self.claims)
+        self.turns = ComputerTurns(
+            self.tables, self.readiness, settings.pace, self._complain, self.claims, self.target_readiness
+        )
         # Per table with pages here: the version last sent to them and the game's history length then.
         self._told: dict[str, tuple[int, int]] = {}
         # Per table: its events drawn so far (see _history); per table and seat: its sheet drawn last.
@@ -98,15 +102,24 @@ class WebService:
         self._listener: Listener | None = None
         self._sweeping: asyncio.Task[None] | None = None
 
-    def _player(self, level: Level) -> ComputerPlayer:
-        # Only asked at a computer's first move, and a hard one is asked only once the table is loaded.
-        return self.computer.player(level)
+    def _player(self, level: Level, goal: Goal) -> ComputerPlayer:
+        # Only asked at a computer's first move, and a hard one is asked only once the table is loaded
+        # (a target one once the futures are).
+        return self.computer.player(level, goal)
+
+    def _readiness_of(self, table: Table) -> Readiness:
+        """What a table's pages are told of the computer: the target player's readiness where a seat
+        is one (it is ready last), else the table's."""
+        if any(level is not None and level.needs_futures for level in table.session.levels):
+            return self.target_readiness
+        return self.readiness
 
     # --- drawing and telling ------------------------------------------------------------
 
     def view(self, table: Table) -> GameView:
+        readiness = self._readiness_of(table)
         view = game_view(
-            table, self.readiness.state, self.readiness.problem, self._history(table).views, self._player_view
+            table, readiness.state, readiness.problem, self._history(table).views, self._player_view
         )
         return view.model_copy(update={"connected": self.hub.connected(table.id)})
 
@@ -163,11 +176,12 @@ class WebService:
         """The turn's JSON, drawn once per version: the answer to an action and the update its
         pages are sent show the same. (Not kept once the game is over: its standings may come
         later, when the distribution of perfect play is stored, with no new version.)"""
-        key = (table.version, self.readiness.state, self.readiness.problem)
+        readiness = self._readiness_of(table)
+        key = (table.version, readiness.state, readiness.problem)
         kept = self._turns.get(table.id)
         if kept is not None and kept[0] == key:
             return kept[1]
-        encoded = turn_view(table, self.readiness.state, self.readiness.problem).model_dump_json()
+        encoded = turn_view(table, readiness.state, readiness.problem).model_dump_json()
         if table.session.game.is_over:
             self._turns.pop(table.id, None)
         else:
@@ -251,6 +265,8 @@ class WebService:
         computers of any that stops."""
         if self.computer.stored:
             self.readiness.start()
+        if self.computer.futures_stored:
+            self.target_readiness.start()
         if self.stores.get().shared:
             self._start_sharing()
         try:

@@ -143,8 +143,9 @@ def game_json(
 ) -> bytes:
     """The JSON of the whole game, as ``GameView.model_dump_json()`` writes it (same fields, same
     order), put together from the JSON of its parts: each player's and each event's, encoded
-    once by a caller that keeps them, and the turn's (``turn``: a :class:`TurnView`'s JSON). The game grows by an event or two per
-    action, so encoding only what changed keeps an answer's cost from growing with the game."""
+    once by a caller that keeps them, and the turn's (``turn``: a :class:`TurnView`'s JSON). The
+    game grows by an event or two per action, so encoding only what changed keeps an answer's
+    cost from growing with the game."""
     return "".join(
         (
             turn[:-1],  # the turn's fields come first in a GameView: its object, still open

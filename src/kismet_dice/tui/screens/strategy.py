@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 from rich.text import Text
@@ -14,19 +15,27 @@ from textual.widgets import DataTable, Label, ProgressBar, Static
 
 from kismet_dice.rules import Dice
 from kismet_dice.session import HallAdvice, HallChances, narration
-from kismet_dice.strategy import Advisor, Computer, ComputerUnavailable, Option
+from kismet_dice.strategy import Advisor, Computer, ComputerUnavailable, Level, Option
 
 
 class PreparingScreen(ModalScreen[bool]):
-    """Loads the computer's table (solving it the first time, a few seconds) with progress.
+    """Loads what the computer players of ``levels`` need (the table, solved the first time in a few
+    seconds; for a target player the futures of every position, worked out the first time in a
+    few minutes) with progress.
 
-    Dismissed with True once the computer is ready, False if loading failed.
+    Dismissed with True once the computer is ready, False if loading failed or the person went
+    back (escape): the work then goes on in the background, so the next try finds it done or
+    further on.
     """
 
-    def __init__(self, computer: Computer, reason: str) -> None:
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "back", "Back")]
+
+    def __init__(self, computer: Computer, reason: str, levels: Sequence[Level] = (Level.HARD,)) -> None:
         super().__init__(classes="dialog-screen")
         self.computer = computer
         self.reason = reason
+        self.levels = tuple(levels)
+        self._left = False
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -36,25 +45,44 @@ class PreparingScreen(ModalScreen[bool]):
                 "The first time on this machine it works out the best move of every position "
                 "(a few seconds); after that it only loads them."
             )
+            if any(level.needs_futures for level in self.levels) and not self.computer.futures_stored:
+                yield Static(
+                    "A target player also needs the chances from every position: working them out "
+                    "takes a few minutes, once. Escape goes back; the work goes on meanwhile."
+                )
             yield ProgressBar(total=None, show_eta=False, id="preparing")
 
     def on_mount(self) -> None:
         self.prepare()
 
+    def action_back(self) -> None:
+        self._left = True
+        self.dismiss(False)
+
+    def _progress(self, done: int, total: int) -> None:
+        if not self._left:
+            self.query_one(ProgressBar).update(total=total, progress=done)
+
+    def _end(self, ready: bool) -> None:
+        if not self._left:
+            self._left = True
+            self.dismiss(ready)
+
+    def _fail(self, error: Exception) -> None:
+        self.app.notify(f"The computer could not get ready: {error}", severity="error")
+        self._end(False)
+
     @work(thread=True, exclusive=True)
     def prepare(self) -> None:
         def progress(done: int, total: int) -> None:
-            self.app.call_from_thread(self.query_one(ProgressBar).update, total=total, progress=done)
+            self.app.call_from_thread(self._progress, done, total)
 
         try:
-            self.computer.advisor(progress)
+            self.computer.prepare(self.levels, progress)
         except (ComputerUnavailable, OSError, ValueError, MemoryError) as error:
-            self.app.call_from_thread(
-                self.app.notify, f"The computer could not get ready: {error}", severity="error"
-            )
-            self.app.call_from_thread(self.dismiss, False)
+            self.app.call_from_thread(self._fail, error)
             return
-        self.app.call_from_thread(self.dismiss, True)
+        self.app.call_from_thread(self._end, True)
 
 
 def option_text(option: Option, dice: Dice) -> str:
