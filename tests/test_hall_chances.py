@@ -3,13 +3,18 @@ list's tenth entry), exact from late positions, with one line instead where ther
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from kismet_dice.game import ScriptedDice
 from kismet_dice.session import HallChances, Seat, Session, Setup, local_session, narration
 from kismet_dice.storage import Storage, qualifies
-from kismet_dice.strategy import Advisor, StrategyTable
+from kismet_dice.strategy import Advisor, Computer, StrategyTable
+from kismet_dice.strategy.advisor import position_key, raw_points
 from kismet_dice.strategy.chances import Continuations
+from kismet_dice.strategy.distribution import Futures
+from kismet_dice.strategy.target import TargetTurns
+from tests.support.futures import late_futures
 from tests.support.games import fill_hall, late_solo_faces, play_top_boxes
 
 
@@ -87,3 +92,89 @@ def test_a_game_without_a_hall_of_fame_says_nothing_of_it(kismet_table: Strategy
     advisor = Advisor(kismet_table)
     advice = session.hall_advice(0, session.advise(0, advisor), HallChances())
     assert advice.target is None and advice.about is None and not advice.pending
+
+
+# --- with the target computer's futures: the chances of playing for the bar, from any sheet ---------
+
+
+def planned_chances(futures: Futures, table: StrategyTable, session: Session, target: int) -> list[float]:
+    """Each advised option's chance from the target player's own plan of this turn, worked out here."""
+    game = session.game
+    sheet, rules = game.sheet(0), table.rules
+    mask, total = position_key(sheet, rules.cap)
+    plan = TargetTurns(futures, table, target).turn(
+        np.array([mask]), np.array([total]), np.array([raw_points(sheet)])
+    )
+    roll = rules.space.roll_index[tuple(sorted(game.dice))]
+    keeps = [keep for level in rules.space.levels[: rules.dice] for keep in level]
+    found = []
+    for option in Advisor(table).options(sheet, game.dice, game.rolls_left):
+        if option.box is not None:
+            found.append(plan.box_chance(option.box.value - 1, roll))
+        else:
+            found.append(plan.keep_chance(keeps.index(tuple(option.keep or ())), game.rolls_left))
+    return found
+
+
+def test_with_the_futures_each_option_gets_its_chance_playing_this_turn_for_the_bar(
+    storage: Storage, kismet_table: StrategyTable
+) -> None:
+    session = late_session(storage, 3)
+    advisor = Advisor(kismet_table)
+    bar = round(advisor.start_value(session.game.sheet(0))) + 10
+    fill_hall(storage, [bar + 9] * 9 + [bar - 1])
+    futures = late_futures(kismet_table, session.game.sheet(0))
+    chances = HallChances(Computer(table=kismet_table, futures=futures))
+    options = session.advise(0, advisor)
+    asked = session.hall_advice(0, options, chances)
+    assert asked.target == bar and asked.pending and asked.playing_for and asked.tip is None
+
+    answered = chances.work_out(asked, advisor)
+    wanted = planned_chances(futures, kismet_table, session, bar)
+    assert answered.chances == pytest.approx(wanted, abs=1e-12)
+    assert answered.about == narration.hall_chances_playing_for(bar)
+    # The mark goes to the highest chance, and no keep does worse than the hard player's rest of turn.
+    assert answered.best_for_hall == wanted.index(max(wanted))
+    assert answered.chances is not None and 0 < max(answered.chances) < 1
+    hard = Continuations(kismet_table, session.game.sheet(0)).options(
+        session.game.dice, session.game.rolls_left, bar, advisor
+    )
+    assert all(mine >= theirs.chance - 1e-6 for mine, theirs in zip(answered.chances, hard, strict=True))
+    assert any(mine > theirs.chance + 1e-4 for mine, theirs in zip(answered.chances, hard, strict=True))
+
+
+def test_with_the_futures_early_advice_is_not_told_to_wait_for_eight_open_boxes(
+    storage: Storage, kismet_table: StrategyTable
+) -> None:
+    late = late_session(storage, 3)
+    session = late_session(storage, 12)
+    fill_hall(storage, range(300, 310))
+    computer = Computer(table=kismet_table, futures=late_futures(kismet_table, late.game.sheet(0)))
+    chances = HallChances(computer)
+    assert chances.limit is None
+    advice = session.hall_advice(0, session.advise(0, Advisor(kismet_table)), chances)
+    assert advice.note is None and advice.pending and advice.playing_for
+    assert advice.heading == "Hall of Fame total (301+)"
+
+
+def test_without_the_futures_the_chances_are_perfect_plays_and_a_line_says_how_to_get_the_others(
+    storage: Storage, kismet_table: StrategyTable
+) -> None:
+    session = late_session(storage, 3)
+    advisor = Advisor(kismet_table)
+    bar = round(advisor.start_value(session.game.sheet(0)))
+    fill_hall(storage, [bar + 9] * 9 + [bar])
+    computer = Computer(table=kismet_table)
+    assert computer.stored_futures() is None and not computer.futures_building
+    chances = HallChances(computer)
+    answered = chances.work_out(session.hall_advice(0, session.advise(0, advisor), chances), advisor)
+    assert not answered.playing_for and answered.about == narration.hall_chances(bar + 1)
+    assert answered.tip == narration.HALL_FUTURES_MISSING
+    assert "target computer player" in answered.tip
+    assert answered.chances is not None
+    assert answered.best_for_hall == answered.chances.index(max(answered.chances))
+    # Early in a game: the line says from when these chances show, the tip how to have them earlier.
+    early = late_session(storage, 9)
+    advice = early.hall_advice(0, early.advise(0, advisor), chances)
+    assert advice.note is not None and "8 boxes" in advice.note
+    assert advice.tip == narration.HALL_FUTURES_MISSING

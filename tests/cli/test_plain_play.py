@@ -203,6 +203,12 @@ def test_hint_late_in_a_game_adds_each_options_chance_of_a_hall_of_fame_total(
     assert "Working out the chances of a Hall of Fame total…" in out
     heading = f"the chance of a Hall of Fame total ({bar + 1}+), the option:"
     assert heading in out
-    best, words = ranked[0], narration.option(ranked[0].option, (2, 3, 4, 5, 5))
-    assert f"  1. {best.option.expected:7.2f} {best.chance:7.1%}  {words}\n" in out
+    chances = [found.chance for found in ranked]
+    top = chances.index(max(chances))
+    for rank, found in enumerate(ranked[:8]):
+        words = narration.option(found.option, (2, 3, 4, 5, 5))
+        mark = " (best for the Hall of Fame)" if rank == top else ""
+        assert f"  {rank + 1}. {found.option.expected:7.2f} {found.chance:7.1%}  {words}{mark}\n" in out
+    assert out.count("(best for the Hall of Fame)") == 1
+    assert narration.HALL_FUTURES_MISSING in out
     assert f"Chance of a Hall of Fame total, {bar + 1} or more, playing perfectly from here" in out

@@ -21,7 +21,7 @@ from kismet_dice.strategy.ruleset import RuleSet
 from kismet_dice.strategy.simulate import play_target
 from kismet_dice.strategy.solver import solve
 from kismet_dice.strategy.table import StrategyTable
-from kismet_dice.strategy.target import TargetPlayer, TargetTurns
+from kismet_dice.strategy.target import TargetPlayer, TargetTurns, TurnPlan
 
 Roll_ = tuple[int, ...]
 Option = tuple[str, int]  # ("box", box) or ("keep", flat keep index)
@@ -226,6 +226,31 @@ def test_every_choice_is_the_brute_force_one_step_lookahead(tiny_table: Strategy
             assert brute.expected(mask, total, roll, left, chosen) == pytest.approx(
                 brute.expected(mask, total, roll, left, wanted), abs=1e-9
             )
+
+
+@pytest.mark.parametrize("target", [8, 18])
+def test_each_options_chance_in_the_plan_is_the_brute_force_one_step_lookahead(
+    tiny_table: StrategyTable, target: int
+) -> None:
+    brute = BruteForce(tiny_table, target)
+    turns = TargetTurns(exact_survival(tiny_table.rules, tiny_table), tiny_table, target)
+    plans: dict[tuple[int, int, int], TurnPlan] = {}
+    checked = 0
+    for mask, total, points, roll, left in decisions(brute):
+        key = (mask, total, points)
+        if key not in plans:
+            plans[key] = turns.turn(np.array([mask]), np.array([total]), np.array([points]))
+        plan = plans[key]
+        index = tiny_table.rules.space.roll_index[roll]
+        for kind, which in brute.options(roll, left, mask):
+            found = plan.box_chance(which, index) if kind == "box" else plan.keep_chance(which, left)
+            assert found == pytest.approx(
+                brute.one_step(mask, total, points, roll, left, (kind, which)), abs=1e-12
+            )
+            checked += 1
+    assert checked > 1000
+    with pytest.raises(ValueError, match="no roll left"):
+        plans[(0, 0, 0)].keep_chance(0, 0)
 
 
 @pytest.mark.parametrize("target", [8, 14, 18, 22])

@@ -195,18 +195,24 @@ async def test_late_advice_fills_in_each_options_chance_of_a_hall_of_fame_total(
         await pilot.pause()
         rows = advice.query_one(DataTable)
         assert str(rows.ordered_columns[-1].label) == f"Hall of Fame total ({bar + 1}+)"
+        chances = [found.chance for found in ranked]
+        best = chances.index(max(chances))
+        assert best < rows.row_count
         for rank, found in enumerate(ranked[: rows.row_count]):
             cells = [str(cell) for cell in rows.get_row_at(rank)]
             assert cells[1] == option_text(found.option, game.dice)
-            assert cells[-1] == f"{found.chance:.1%}"
+            mark = " best for the Hall of Fame" if rank == best else ""
+            assert cells[-1] == f"{found.chance:.1%}{mark}"
         line = str(advice.query_one("#hall-line", Static).render())
         assert line == narration.hall_chances(bar + 1)
+        tip = str(advice.query_one("#hall-tip", Static).render())
+        assert tip == narration.HALL_FUTURES_MISSING
         # Closed and asked again in the same turn: the chances are remembered, no work to do.
         await pilot.press("escape", "h")
         again = app.screen
         assert isinstance(again, AdviceScreen) and again.hall is not None
         assert not again.hall.pending and again.hall.chances is not None
-        assert str(again.query_one(DataTable).get_row_at(0)[-1]) == f"{ranked[0].chance:.1%}"
+        assert str(again.query_one(DataTable).get_row_at(0)[-1]).startswith(f"{ranked[0].chance:.1%}")
 
 
 async def test_early_advice_says_from_when_the_chances_show(

@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 
 from kismet_dice.game import Game, ScriptedDice
 from kismet_dice.rules import Box
-from kismet_dice.session.narration import HALL_ANY_TOTAL, hall_chances
+from kismet_dice.session.narration import HALL_ANY_TOTAL, HALL_FUTURES_MISSING, hall_chances
 from kismet_dice.storage import Storage
 from kismet_dice.strategy import Advisor, Computer, StrategyTable
 from kismet_dice.strategy.chances import Continuations
@@ -79,6 +79,10 @@ def test_advice_ranks_every_option_of_the_dice_and_marks_the_game_assisted(
         "heading": None,
         "line": HALL_ANY_TOTAL,
         "pending": False,
+        "playing_for": False,
+        "best": None,
+        "best_mark": None,
+        "tip": None,
     }
     assert all(option["chance"] is None for option in options)
     expected = [option["expected"] for option in options]
@@ -255,6 +259,10 @@ def test_late_advice_then_its_chances_of_a_hall_of_fame_total(
             "heading": f"Hall of Fame total ({bar + 1}+)",
             "line": "Working out the chances of a Hall of Fame total…",
             "pending": True,
+            "playing_for": False,
+            "best": None,
+            "best_mark": None,
+            "tip": HALL_FUTURES_MISSING,
         }
         assert [option["chance"] for option in first["options"]] == [None] * len(ranked)
         answer = web.post(f"/api/games/{created['id']}/advice/chances", headers=seat(ann))
@@ -267,5 +275,10 @@ def test_late_advice_then_its_chances_of_a_hall_of_fame_total(
         assert [option["chance"] for option in worked["options"]] == pytest.approx(
             [found.chance for found in ranked], abs=1e-6
         )
+        # The option of the best chance is marked, whatever its place by expected total.
+        chances = [found.chance for found in ranked]
+        assert worked["hall"]["best"] == chances.index(max(chances))
+        assert worked["hall"]["best_mark"] == "best for the Hall of Fame"
+        assert worked["hall"]["tip"] == HALL_FUTURES_MISSING and not worked["hall"]["playing_for"]
         # Asked again in the same turn, the chances come with the advice itself.
         assert advise(web, created["id"], seat(ann)).json()["options"] == worked["options"]

@@ -173,7 +173,7 @@ class PlainTable:
         self._default_name = default_name
         self._pace = pace
         self._warned = False
-        self._hall_chances = hall_chances if hall_chances is not None else HallChances()
+        self._hall_chances = hall_chances if hall_chances is not None else HallChances(computer)
 
     # --- talking ----------------------------------------------------------------------
 
@@ -402,12 +402,18 @@ class PlainTable:
             self.say(
                 f"Advice, best first: the expected final total, the chance of a {hall.heading}, the option:"
             )
-            for rank, (option, found) in enumerate(
-                zip(options[:ADVICE_SHOWN], hall.chances, strict=False), 1
-            ):
-                self.say(f"  {rank}. {option.expected:7.2f} {found:7.1%}  {narration.option(option, dice)}")
-        if hall.about is not None:
-            self.say(hall.about)
+            best = hall.best_for_hall
+            shown = list(range(min(ADVICE_SHOWN, len(options))))
+            if best is not None and best not in shown:
+                shown.append(best)  # the best for the Hall of Fame is shown wherever it ranks
+            for rank in shown:
+                option, found = options[rank], hall.chances[rank]
+                words = narration.option(option, dice)
+                mark = f" ({narration.BEST_FOR_HALL})" if rank == best else ""
+                self.say(f"  {rank + 1}. {option.expected:7.2f} {found:7.1%}  {words}{mark}")
+        for line in (hall.about, hall.tip):
+            if line is not None:
+                self.say(line)
 
     def confirm(self, question: str) -> bool:
         while True:

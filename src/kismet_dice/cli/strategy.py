@@ -47,7 +47,11 @@ def register(subparsers: Any) -> None:
     )
     hint.add_argument("--json", action="store_true", help="print a JSON list, best first")
     hint.add_argument(
-        "--target", type=int, metavar="T", help="also each option's chance of a final total of T or more"
+        "--target",
+        type=int,
+        metavar="T",
+        help="also each option's chance of a final total of T or more: playing for T where the target "
+        "player's futures are stored (any sheet), else playing for the expected total",
     )
     hint.set_defaults(run=run_hint)
 
@@ -275,27 +279,58 @@ def _play_target(options: argparse.Namespace, target: int) -> Played:
         )
 
 
-def _hint_target(options: argparse.Namespace, advisor: Advisor, sheet: Sheet, dice: tuple[int, ...]) -> int:
-    from kismet_dice.strategy.chances import Continuations
+TARGET_MARK = "best chance"
+"""The mark of the option with the best chance of the target in ``kismet hint --target``."""
 
-    with _progress_bar() as bar:
-        task = bar.add_task("Following perfect play", total=None)
-        continuations = Continuations(
-            advisor.table, sheet, progress=lambda done, total: bar.update(task, completed=done, total=total)
-        )
+
+def _hint_target(options: argparse.Namespace, advisor: Advisor, sheet: Sheet, dice: tuple[int, ...]) -> int:
+    """Each option's chance of ``--target``: playing this turn for it (the target player's plan) where
+    the target player's futures are stored, from any sheet at once; else playing for the expected
+    total (the hard player), worked out from the sheet (seconds late in a game, minutes early)."""
+    from kismet_dice.strategy.chances import Continuations, TargetOption, target_options
+    from kismet_dice.strategy.stored_futures import load_futures
+    from kismet_dice.strategy.target import TargetTurns
+
+    target: int = options.target
+    futures = load_futures(advisor.table)
+    ranked: tuple[TargetOption, ...]
     try:
-        ranked = continuations.options(dice, options.rolls_left, options.target, advisor)
+        if futures is not None:
+            turns = TargetTurns(futures, advisor.table, target)
+            ranked = target_options(turns, sheet, dice, options.rolls_left, advisor)
+        else:
+            with _progress_bar() as bar:
+                task = bar.add_task("Following perfect play", total=None)
+                continuations = Continuations(
+                    advisor.table,
+                    sheet,
+                    progress=lambda done, total: bar.update(task, completed=done, total=total),
+                )
+            ranked = continuations.options(dice, options.rolls_left, target, advisor)
     except IllegalAction as error:
         raise UserError(str(error)) from None
+    play = "target" if futures is not None else "hard"
     if options.json:
-        print(json.dumps([option.to_json() for option in ranked]))
+        print(json.dumps([{**option.to_json(), "play": play} for option in ranked]))
         return 0
     left = narration.rolls_left(options.rolls_left)
-    print(f"Dice {' '.join(map(str, dice))}, {left}; sheet total {sheet.total}; target {options.target}.")
+    print(f"Dice {' '.join(map(str, dice))}, {left}; sheet total {sheet.total}; target {target}.")
     print(f"{'expected total':>14}  {'chance':>8}  choice")
-    for option in ranked:
+    best = max(range(len(ranked)), key=lambda rank: ranked[rank].chance)  # the first of the best
+    for rank, option in enumerate(ranked):
+        mark = f"  ({TARGET_MARK})" if rank == best else ""
+        words = narration.option(option.option, dice)
+        print(f"{option.option.expected:14.3f}  {option.chance:8.2%}  {words}{mark}")
+    if futures is not None:
         print(
-            f"{option.option.expected:14.3f}  {option.chance:8.2%}  {narration.option(option.option, dice)}"
+            f"Chances of {target} or more playing this turn for it (as --player target does) "
+            "and perfectly after."
+        )
+    else:
+        print(
+            f"Chances of {target} or more playing perfectly (for the expected total). Playing for {target} "
+            "instead needs the target player's futures, worked out once (about 4 minutes): "
+            f"kismet simulate --player target --target {target} --games 1"
         )
     return 0
 

@@ -318,6 +318,32 @@ def hall_chances(target: int) -> str:
     )
 
 
+def hall_chances_playing_for(target: int) -> str:
+    """What the chances beside the options are when they come from playing for the bar: the target
+    computer's plan for this turn (:mod:`kismet_dice.strategy.target`), perfect play after it.
+
+    >>> hall_chances_playing_for(312)[:70]
+    'Chance of a Hall of Fame total, 312 or more, playing this turn for it '
+    """
+    return (
+        f"Chance of a Hall of Fame total, {target} or more, playing this turn for it and perfectly after "
+        "(playing for it every turn does at least as well; an assisted game does not enter it)."
+    )
+
+
+BEST_FOR_HALL = "best for the Hall of Fame"
+"""The mark of the option with the best chance of a Hall of Fame total, beside the best expected one."""
+
+HALL_FUTURES_MISSING = (
+    "Chances from any sheet, playing for the Hall of Fame, come once a target computer player has played "
+    "on this machine: it works out the chances of every position the first time (about 4 minutes, once)."
+)
+HALL_FUTURES_BUILDING = (
+    "Chances from any sheet, playing for the Hall of Fame, come once the target computer player has "
+    "worked out the chances of every position (under way: about 4 minutes, once)."
+)
+
+
 def hall_chances_later(target: int, open_boxes: int, limit: int) -> str:
     """Why advice this early shows no chances: working them out would take too long.
 

@@ -20,9 +20,11 @@ from kismet_dice.rules import BASIC_BOXES, Box, IllegalAction, Sheet, check_dice
 from kismet_dice.strategy.advisor import Advisor, Option, position_key, raw_points
 from kismet_dice.strategy.dice_space import FloatArray
 from kismet_dice.strategy.distribution import Futures, TurnShape, future_pass, hard_endings, load_or_compute
+from kismet_dice.strategy.ruleset import RuleSet
 from kismet_dice.strategy.simulate import run
 from kismet_dice.strategy.solver import Progress
 from kismet_dice.strategy.table import StrategyTable
+from kismet_dice.strategy.target import TargetTurns
 
 EXACT_OPEN_BOXES = 8
 """The most open boxes for which the exact pass is used from a sheet other than the empty one:
@@ -227,10 +229,7 @@ class Continuations:
         keeps = [option.keep for option in ranked if option.box is None]
         keep_chances: dict[tuple[int, ...], float] = {}
         if keeps:
-            offsets = np.cumsum([0] + [len(level) for level in space.levels[: self.rules.dice]])
-            flat = [
-                int(offsets[len(keep or ())]) + space.index[len(keep or ())][keep or ()] for keep in keeps
-            ]
+            flat = [flat_keep(self.rules, keep or ()) for keep in keeps]
             start = self.shape.reroll[flat].T  # (rolls, keeps)
             columns = len(keeps)
             masks = np.full(columns, self.mask, dtype=np.intp)
@@ -248,6 +247,47 @@ class Continuations:
                 value = keep_chances[option.keep or ()]
             result.append(TargetOption(option, min(value, 1.0)))
         return tuple(result)
+
+
+def flat_keep(rules: RuleSet, keep: Sequence[int]) -> int:
+    """The flat index of the keep ``keep`` (sorted dice values) over the keeps of sizes 0 to dice-1.
+
+    >>> from kismet_dice.strategy.ruleset import kismet_rules
+    >>> flat_keep(kismet_rules(), ()), flat_keep(kismet_rules(), (1,))
+    (0, 1)
+    """
+    space = rules.space
+    size = len(keep)
+    return sum(len(level) for level in space.levels[:size]) + space.index[size][tuple(keep)]
+
+
+def target_options(
+    turns: TargetTurns, sheet: Sheet, dice: Sequence[int], rolls_left: int, advisor: Advisor
+) -> tuple[TargetOption, ...]:
+    """The advisor's options (its order: best expected first), each with its chance of ``turns.target``
+    when this turn is played for it: the target player's own plan (:mod:`kismet_dice.strategy.target`),
+    the hard player from the next turn on. ``turns`` must hold the futures of every layer the sheet
+    can reach (the stored ones cover every sheet), and then every sheet is quick.
+
+    A box's chance is the same as :class:`Continuations` gives; a keep's is at least as high, since
+    the rest of the turn is played for the target rather than for the expected total.
+    """
+    faces = check_dice(dice)
+    ranked = advisor.options(sheet, faces, rolls_left)
+    rules = turns.rules
+    mask, total = position_key(sheet, rules.cap)
+    plan = turns.turn(
+        np.array([mask], dtype=np.intp), np.array([total], dtype=np.intp), np.array([raw_points(sheet)])
+    )
+    roll = rules.space.roll_index[tuple(sorted(faces))]
+    result = []
+    for option in ranked:
+        if option.box is not None:
+            value = plan.box_chance(option.box.value - 1, roll)
+        else:
+            value = plan.keep_chance(flat_keep(rules, option.keep or ()), rolls_left)
+        result.append(TargetOption(option, min(value, 1.0)))
+    return tuple(result)
 
 
 def box_chance(continuations: Continuations, box: Box, dice: Sequence[int], target: int) -> float:

@@ -23,7 +23,7 @@ from kismet_dice.strategy.distribution import Futures
 from kismet_dice.strategy.players import ComputerPlayer, Goal, Level, computer_player
 from kismet_dice.strategy.ruleset import kismet_rules
 from kismet_dice.strategy.solver import Progress
-from kismet_dice.strategy.stored_futures import futures_path, load_or_compute_futures
+from kismet_dice.strategy.stored_futures import futures_path, load_futures, load_or_compute_futures
 from kismet_dice.strategy.table import StrategyTable, load_or_solve, table_path
 from kismet_dice.strategy.target import HallPlayer
 from kismet_dice.strategy.workers import SolveFailed
@@ -99,6 +99,27 @@ class Computer:
         """Whether the futures are loaded or stored on this machine, so getting them takes no
         computation (only loading, an instant)."""
         return self._futures is not None or futures_path(kismet_rules(), self._directory).exists()
+
+    @property
+    def futures_building(self) -> bool:
+        """Whether the futures are being got now (the first time on a machine: worked out, minutes)."""
+        return self._futures is None and self._futures_lock.locked()
+
+    def stored_futures(self) -> Futures | None:
+        """The futures if they are loaded, or stored and the table is loaded (then loaded now,
+        memory-mapped: an instant); ``None`` otherwise. Never works them out: advice asks this, and
+        must not start minutes of work a person did not ask for."""
+        if self._futures is not None:
+            return self._futures
+        advisor = self._advisor
+        if advisor is None or not futures_path(kismet_rules(), self._directory).exists():
+            return None
+        found = load_futures(advisor.table, self._directory)
+        if found is not None and self._futures is None:
+            # Not under the futures' lock, which a computation holds for minutes: a store that exists
+            # is complete (it is renamed into place), and two loads of it map the same files.
+            self._futures = found
+        return found
 
     def futures(self, progress: Progress | None = None) -> Futures:
         """The futures of every position (the ``target`` player's), loading the table first if need

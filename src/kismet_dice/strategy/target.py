@@ -160,6 +160,20 @@ class TurnPlan:
     def decide(self, rolls: IntArray, left: int) -> Choices:
         return self.turns.decide(rolls, left, self.endings, self.chances, self.hard, self.box_values)
 
+    def box_chance(self, box: int, roll: int, column: int = 0) -> float:
+        """Column ``column``'s chance of the target after entering roll ``roll`` (flat index) in box
+        ``box`` (0-based): from the next turn start on, the hard player's futures."""
+        return float(self.endings[box, roll, column])
+
+    def keep_chance(self, keep: int, left: int, column: int = 0) -> float:
+        """Column ``column``'s chance of the target after keeping ``keep`` (a flat keep index over the
+        sizes 0 to dice-1) and rolling with ``left`` rolls left, the rest of the turn played for the
+        target as this plan plays it (``left`` >= 1)."""
+        if left < 1:
+            raise ValueError("no roll left: only a box can be chosen")
+        flat = np.concatenate(self.chances.keeps[left][: self.turns.rules.dice], axis=0)
+        return float(flat[keep, column])
+
     def start_chance(self) -> FloatArray:
         """Each column's chance of the target from the start of this turn, as the player plays."""
         last = self.chances.choose[-1]

@@ -61,7 +61,7 @@ class KismetApp(App[None]):
         self.rng = rng
         self.chosen_pace = pace
         self.preferences = Preferences.load(storage.settings)
-        self.hall_chances = HallChances()
+        self.hall_chances = HallChances(computer)
 
     @property
     def pace(self) -> float:

@@ -233,6 +233,24 @@ class HallChancesView(View):
     pending: bool = Field(
         description="the chances are still to be worked out: POST .../advice/chances answers with them"
     )
+    playing_for: bool = Field(
+        default=False,
+        description="the chances are those of playing this turn for the bar (the target computer's plan, "
+        "from any sheet where its futures are stored on the server), not of playing for the expected total",
+    )
+    best: int | None = Field(
+        default=None,
+        description="the place in options (0 is the first) of the option with the best chance; null "
+        "without chances",
+    )
+    best_mark: str | None = Field(
+        default=None, description="the words that mark that option, e.g. 'best for the Hall of Fame'"
+    )
+    tip: str | None = Field(
+        default=None,
+        description="a second line: how chances from any sheet, playing for the bar, come (where the "
+        "server has not worked out what they need yet)",
+    )
 
 
 class Advice(View):

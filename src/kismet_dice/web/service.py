@@ -82,7 +82,7 @@ class WebService:
         self.stores.get().check_writable()  # a store that cannot be written stops the server now
         self.hub = Hub()
         # Advice's chances of a Hall of Fame total, remembered for every table of this process.
-        self.hall_chances = HallChances()
+        self.hall_chances = HallChances(self.computer)
         self.tables = Tables(self.stores, self._player, settings.dice, changed=self._publish)
         self.readiness = Readiness(self.computer, announce=self._announce_computer)
         # The target player's futures take minutes the first time: ready on their own, later.

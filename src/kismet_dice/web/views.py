@@ -222,7 +222,17 @@ def option_view(option: Option, dice: Dice, chance: float | None = None) -> Opti
 
 
 def hall_chances_view(hall: HallAdvice) -> HallChancesView:
-    return HallChancesView(target=hall.target, heading=hall.heading, line=hall.line, pending=hall.pending)
+    best = hall.best_for_hall
+    return HallChancesView(
+        target=hall.target,
+        heading=hall.heading,
+        line=hall.line,
+        pending=hall.pending,
+        playing_for=hall.playing_for,
+        best=best,
+        best_mark=None if best is None else narration.BEST_FOR_HALL,
+        tip=hall.tip,
+    )
 
 
 def advice_options(hall: HallAdvice) -> list[OptionView]:

@@ -97,7 +97,9 @@ class AdviceScreen(ModalScreen[Option | None]):
     Beside each option's expected total, its chance of a Hall of Fame total (``hall``), worked out
     by ``chances`` in a worker thread when it is not known yet: the screen shows at once and
     fills that column in when the chances are in. Without a Hall of Fame bar (no list, fewer than
-    ten entries, too early in the game) there is no such column, and one line says why.
+    ten entries, too early in the game) there is no such column, and one line says why. The option
+    with the best chance is marked "best for the Hall of Fame", and shown even below the first
+    ``shown`` options.
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -117,16 +119,47 @@ class AdviceScreen(ModalScreen[Option | None]):
     ) -> None:
         super().__init__(classes="dialog-screen")
         self.dice = dice
-        self.options = options[:shown]
-        self.hidden = len(options) - len(self.options)
+        self.every = options
+        # The ranks (in ``options``) of the rows shown, one row each: the first ``shown``, and the
+        # best for the Hall of Fame wherever it ranks.
+        self.ranks = list(range(min(shown, len(options))))
         self.hall = hall
         self._chances = chances
         self._advisor = advisor
 
+    @property
+    def options(self) -> list[Option]:
+        """The options shown, one per row."""
+        return [self.every[rank] for rank in self.ranks]
+
+    @property
+    def hidden(self) -> int:
+        return len(self.every) - len(self.ranks)
+
+    def _best_for_hall(self) -> int | None:
+        return None if self.hall is None else self.hall.best_for_hall
+
+    def _cells(self, rank: int, heading: str | None) -> list[Text]:
+        option = self.every[rank]
+        style = "bold #1b7a2e" if rank == 0 else ""
+        mark = "best" if rank == 0 else str(rank + 1)
+        loss = self.every[0].expected - option.expected
+        cells = [
+            Text(mark, style=style),
+            Text(option_text(option, self.dice), style=style),
+            Text(f"{option.expected:.2f}", style=style, justify="right"),
+            Text("—" if rank == 0 else f"{loss:.2f}", style=style, justify="right"),
+        ]
+        if heading is not None:
+            cells.append(self._chance_cell(rank))
+        return cells
+
     def compose(self) -> ComposeResult:
-        best = self.options[0].expected
         hall = self.hall
         heading = None if hall is None else hall.heading
+        best = self._best_for_hall()
+        if best is not None and best not in self.ranks:
+            self.ranks.append(best)
         with Vertical(classes="dialog", id="advice"):
             yield Label("Advice: every option by expected final total", classes="dialog-title")
             table: DataTable[Text] = DataTable(cursor_type="row", id="advice-table")
@@ -136,31 +169,27 @@ class AdviceScreen(ModalScreen[Option | None]):
             table.add_column("Gives away", key="loss")
             if heading is not None:
                 table.add_column(heading, key="chance")
-            for rank, option in enumerate(self.options, 1):
-                style = "bold #1b7a2e" if rank == 1 else ""
-                mark = "best" if rank == 1 else str(rank)
-                loss = best - option.expected
-                cells = [
-                    Text(mark, style=style),
-                    Text(option_text(option, self.dice), style=style),
-                    Text(f"{option.expected:.2f}", style=style, justify="right"),
-                    Text("—" if rank == 1 else f"{loss:.2f}", style=style, justify="right"),
-                ]
-                if heading is not None:
-                    cells.append(self._chance_cell(rank - 1))
-                table.add_row(*cells, key=str(rank - 1))
+            for rank in self.ranks:
+                table.add_row(*self._cells(rank, heading), key=str(rank))
             yield table
             more = f" ({self.hidden} weaker options not shown)" if self.hidden else ""
-            yield Static(f"Enter plays the highlighted option, escape closes{more}.")
+            yield Static(f"Enter plays the highlighted option, escape closes{more}.", id="advice-more")
             yield Static(self._hall_line(), id="hall-line")
+            yield Static(self._hall_tip(), id="hall-tip")
 
     def _chance_cell(self, rank: int) -> Text:
         found = None if self.hall is None else self.hall.chance(rank)
-        style = "bold #1b7a2e" if rank == 0 else ""
-        return Text("…" if found is None else f"{found:.1%}", style=style, justify="right")
+        if found is None:
+            return Text("…", justify="right")
+        if rank == self._best_for_hall():
+            return Text(f"{found:.1%} {narration.BEST_FOR_HALL}", style="bold #1b5e9a", justify="right")
+        return Text(f"{found:.1%}", style="bold #1b7a2e" if rank == 0 else "", justify="right")
 
     def _hall_line(self) -> str:
         return "" if self.hall is None else self.hall.line or ""
+
+    def _hall_tip(self) -> str:
+        return "" if self.hall is None else self.hall.tip or ""
 
     @work(thread=True, exclusive=True)
     def work_out(self) -> None:
@@ -178,9 +207,18 @@ class AdviceScreen(ModalScreen[Option | None]):
     def _show_chances(self, answered: HallAdvice) -> None:
         self.hall = answered
         table = self.query_one(DataTable)
-        for rank in range(len(self.options)):
+        for rank in self.ranks:
             table.update_cell(str(rank), "chance", self._chance_cell(rank))
+        best = self._best_for_hall()
+        if best is not None and best not in self.ranks:
+            self.ranks.append(best)
+            table.add_row(*self._cells(best, answered.heading), key=str(best))
+            more = f" ({self.hidden} weaker options not shown)" if self.hidden else ""
+            self.query_one("#advice-more", Static).update(
+                f"Enter plays the highlighted option, escape closes{more}."
+            )
         self.query_one("#hall-line", Static).update(self._hall_line())
+        self.query_one("#hall-tip", Static).update(self._hall_tip())
 
     def _show_failure(self, reason: str) -> None:
         self.query_one("#hall-line", Static).update(f"The chances could not be worked out: {reason}")

@@ -94,7 +94,7 @@ class TableScreen(Screen[None]):
         self.session = session
         self.computer = computer
         # Advice's chances of a Hall of Fame total, remembered for the turn (and shared by the app).
-        self.hall_chances = hall_chances if hall_chances is not None else HallChances()
+        self.hall_chances = hall_chances if hall_chances is not None else HallChances(computer)
         self.pace = pace
         self.enter_at_once = enter_at_once
         self.hold: frozenset[int] = frozenset()

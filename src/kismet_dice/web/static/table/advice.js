@@ -72,7 +72,7 @@ export function advicePanel(page, actions) {
         advice.options.map((option, rank) =>
           el(
             "li",
-            { class: rank === 0 ? "best" : null },
+            { class: [rank === 0 ? "best" : null, rank === hall.best ? "best-hall" : null].filter(Boolean).join(" ") || null },
             el("span", { class: "words" }, option.words),
             el("span", { class: "expected" }, ` expects ${option.expected.toFixed(1)}`),
             hall.heading
@@ -83,10 +83,14 @@ export function advicePanel(page, actions) {
                 )
               : null,
             rank === 0 ? el("strong", { class: "best-mark" }, " best") : null,
+            rank === hall.best && hall.best_mark
+              ? el("strong", { class: "hall-mark" }, ` ${hall.best_mark}`)
+              : null,
           ),
         ),
       ),
       hall.line ? el("p", { id: "advice-hall", class: "hint" }, hall.line) : null,
+      hall.tip ? el("p", { id: "advice-hall-tip", class: "hint" }, hall.tip) : null,
     );
   }
 
