@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import logging
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future
 
@@ -25,9 +26,12 @@ from kismet_dice.session import Stale, Unsaved
 from kismet_dice.session.tables import NoSuchTable, Table, Tables
 from kismet_dice.storage import Claims, LocalClaims
 from kismet_dice.strategy import Advisor, Computer, ComputerUnavailable, Level
-from kismet_dice.web.schemas import ComputerState
+from kismet_dice.web.schemas import ComputerState, ComputerTask
 
 log = logging.getLogger(__name__)
+
+PROGRESS_SECONDS = 2.0
+"""The least time between two progress reports to a table's pages while the computer gets ready."""
 
 
 class Readiness:
@@ -45,12 +49,31 @@ class Readiness:
         computer: Computer,
         announce: Callable[[], None] | None = None,
         levels: tuple[Level, ...] = (Level.HARD,),
+        progressed: Callable[[], None] | None = None,
     ) -> None:
         self.computer = computer
         self.levels = levels
         self._announce = announce
+        self._progressed = progressed
         self._lock = threading.Lock()
         self._loading: Future[None] | None = None
+        self._progress: float | None = None
+        self._told: tuple[float, int] = (0.0, -1)  # when progress was last told, and its percent then
+
+    @property
+    def task(self) -> ComputerTask | None:
+        """What is being got ready, while it is: the strategy table, or (for the target player, once
+        the table is there) the futures of every position; ``None`` once ready or before."""
+        if self.state != "getting_ready":
+            return None
+        if any(level.needs_futures for level in self.levels) and self.computer.ready:
+            return "futures"
+        return "strategy"
+
+    @property
+    def progress(self) -> float | None:
+        """The share of :attr:`task` done (0 to 1) while it is worked out, where known."""
+        return self._progress if self.state == "getting_ready" else None
 
     @property
     def state(self) -> ComputerState:
@@ -93,8 +116,22 @@ class Readiness:
             return self._loading
 
     def _load(self, loading: Future[None], loop: asyncio.AbstractEventLoop | None) -> None:
+        def progress(done: int, total: int) -> None:
+            # From the computing thread: kept, and told to the pages at most every PROGRESS_SECONDS
+            # and only when a whole percent more is done (the futures take minutes).
+            share = done / total if total else None
+            self._progress = share
+            if share is None or loop is None or self._progressed is None:
+                return
+            now, percent = time.monotonic(), int(100 * share)
+            told_at, told_percent = self._told
+            if percent != told_percent and now - told_at >= PROGRESS_SECONDS:
+                self._told = (now, percent)
+                with contextlib.suppress(RuntimeError):
+                    loop.call_soon_threadsafe(self._progressed)
+
         try:
-            self.computer.prepare(self.levels)
+            self.computer.prepare(self.levels, progress)
             loading.set_result(None)
         except ComputerUnavailable as error:
             log.error("the computer is unavailable: %s", error)

@@ -42,6 +42,7 @@ BoxName = Annotated[
 """A box as the API names it (``FULL_HOUSE``): the 15 names, top of the sheet first."""
 
 ComputerState = Literal["not_loaded", "getting_ready", "ready", "unavailable"]
+ComputerTask = Literal["strategy", "futures"]
 
 Name = Annotated[str, Field(min_length=1, max_length=MAX_NAME_LENGTH), AfterValidator(check_name)]
 """A player's name: 1 to 24 characters, no control characters; surrounding spaces are removed."""
@@ -191,6 +192,15 @@ class TurnView(View):
         "worked out, which takes a few seconds), ready, or unavailable if that failed"
     )
     computer_problem: str | None = Field(default=None, description="why the computer is unavailable")
+    computer_task: ComputerTask | None = Field(
+        default=None,
+        description="while getting_ready, what it works out: its strategy (a few seconds the first time), "
+        "or for a target computer the chances of every position (minutes the first time; advice "
+        "and the other computers play meanwhile)",
+    )
+    computer_progress: float | None = Field(
+        default=None, description="while getting_ready, the share of that work done (0 to 1), where known"
+    )
 
 
 class GameView(TurnView):

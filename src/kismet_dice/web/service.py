@@ -86,7 +86,9 @@ class WebService:
         self.tables = Tables(self.stores, self._player, settings.dice, changed=self._publish)
         self.readiness = Readiness(self.computer, announce=self._announce_computer)
         # The target player's futures take minutes the first time: ready on their own, later.
-        self.target_readiness = Readiness(self.computer, self._announce_computer, (Level.TARGET,))
+        self.target_readiness = Readiness(
+            self.computer, self._announce_computer, (Level.TARGET,), progressed=self._announce_target_progress
+        )
         self.claims = self.stores.get().claims()
         self.turns = ComputerTurns(
             self.tables, self.readiness, settings.pace, self._complain, self.claims, self.target_readiness
@@ -96,7 +98,7 @@ class WebService:
         # Per table: its events drawn so far (see _history); per table and seat: its sheet drawn last.
         self._events: dict[str, _History] = {}
         self._sheets: dict[tuple[str, int], _Sheet] = {}
-        self._turns: dict[str, tuple[tuple[int, str, str | None], str]] = {}
+        self._turns: dict[str, tuple[tuple[object, ...], str]] = {}
         # Per table with a computer seat: the version at which a person had the turn (no need to look again).
         self._persons_turn: dict[str, int] = {}
         self._listener: Listener | None = None
@@ -119,7 +121,13 @@ class WebService:
     def view(self, table: Table) -> GameView:
         readiness = self._readiness_of(table)
         view = game_view(
-            table, readiness.state, readiness.problem, self._history(table).views, self._player_view
+            table,
+            readiness.state,
+            readiness.problem,
+            self._history(table).views,
+            self._player_view,
+            readiness.task,
+            readiness.progress,
         )
         return view.model_copy(update={"connected": self.hub.connected(table.id)})
 
@@ -177,11 +185,12 @@ class WebService:
         pages are sent show the same. (Not kept once the game is over: its standings may come
         later, when the distribution of perfect play is stored, with no new version.)"""
         readiness = self._readiness_of(table)
-        key = (table.version, readiness.state, readiness.problem)
+        task, progress = readiness.task, readiness.progress
+        key = (table.version, readiness.state, readiness.problem, task, progress)
         kept = self._turns.get(table.id)
         if kept is not None and kept[0] == key:
             return kept[1]
-        encoded = turn_view(table, readiness.state, readiness.problem).model_dump_json()
+        encoded = turn_view(table, readiness.state, readiness.problem, task, progress).model_dump_json()
         if table.session.game.is_over:
             self._turns.pop(table.id, None)
         else:
@@ -241,6 +250,17 @@ class WebService:
             except Exception:  # a table that no longer loads is reported when it is opened
                 continue
             self.hub.publish(table_id, self.state_message(table))
+
+    def _announce_target_progress(self) -> None:
+        """The target computer's futures are further along: the pages of tables with a target seat
+        see how far (the others have nothing to wait for)."""
+        for table_id in self.hub.tables():
+            try:
+                table = self.tables.get(table_id)
+            except Exception:  # a table that no longer loads is reported when it is opened
+                continue
+            if self._readiness_of(table) is self.target_readiness:
+                self.hub.publish(table_id, self.state_message(table))
 
     # --- the computer -------------------------------------------------------------------
 

@@ -19,6 +19,7 @@ from kismet_dice.strategy import Decision, Option, Proficiency, hold_for
 from kismet_dice.web.schemas import (
     BoxView,
     ComputerState,
+    ComputerTask,
     DecisionView,
     DieView,
     EventView,
@@ -89,7 +90,13 @@ def event_view(told: Told) -> EventView:
     )
 
 
-def turn_fields(table: Table, computer: ComputerState, problem: str | None) -> dict[str, object]:
+def turn_fields(
+    table: Table,
+    computer: ComputerState,
+    problem: str | None,
+    task: ComputerTask | None = None,
+    progress: float | None = None,
+) -> dict[str, object]:
     session = table.session
     game = session.game
     rolls = [action for action in game.legal_actions() if isinstance(action, Roll)]
@@ -109,11 +116,19 @@ def turn_fields(table: Table, computer: ComputerState, problem: str | None) -> d
         "assisted": session.assisted,
         "computer": computer,
         "computer_problem": problem if computer == "unavailable" else None,
+        "computer_task": task if computer == "getting_ready" else None,
+        "computer_progress": None if computer != "getting_ready" or progress is None else round(progress, 3),
     }
 
 
-def turn_view(table: Table, computer: ComputerState, problem: str | None = None) -> TurnView:
-    return TurnView.model_validate(turn_fields(table, computer, problem))
+def turn_view(
+    table: Table,
+    computer: ComputerState,
+    problem: str | None = None,
+    task: ComputerTask | None = None,
+    progress: float | None = None,
+) -> TurnView:
+    return TurnView.model_validate(turn_fields(table, computer, problem, task, progress))
 
 
 def game_view(
@@ -122,13 +137,15 @@ def game_view(
     problem: str | None = None,
     events: list[EventView] | None = None,
     player: Callable[[Table, int], PlayerView] = player_view,
+    task: ComputerTask | None = None,
+    progress: float | None = None,
 ) -> GameView:
     """The whole game: every sheet and every event, told (``events``: already drawn, and
     ``player``: drawing a seat's sheet, by a caller that keeps them between views)."""
     game = table.session.game
     return GameView.model_validate(
         {
-            **turn_fields(table, computer, problem),
+            **turn_fields(table, computer, problem, task, progress),
             "id": table.id,
             "version": table.version,
             "zero_kismet_counts": game.house_rules.zero_kismet_counts,

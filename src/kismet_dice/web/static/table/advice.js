@@ -3,7 +3,7 @@
 // Fame total (worked out after the options come). The dice it would keep are marked on the table
 // and the box it would fill on the sheet.
 
-import { el } from "../dom.js";
+import { el, replace } from "../dom.js";
 import { mine } from "./state.js";
 
 export function advicePanel(page, actions) {
@@ -56,7 +56,9 @@ export function advicePanel(page, actions) {
     drawn = advice;
     const hall = advice.hall;
     const percent = (chance) => `${(100 * chance).toFixed(1)}%`;
-    panel.replaceChildren(
+    // replace() drops the missing lines (replaceChildren would write "null" for them).
+    replace(
+      panel,
       el("h2", {}, "The computer's advice"),
       el(
         "p",

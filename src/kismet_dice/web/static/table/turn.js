@@ -4,6 +4,21 @@
 import { el } from "../dom.js";
 import { mine } from "./state.js";
 
+// What the computer is getting ready, and how far it is: the target computer's chances of every
+// position take minutes the first time on a server, so the page says so, with the share done.
+function gettingReady(state) {
+  const done = state.computer_progress === null || state.computer_progress === undefined
+    ? ""
+    : ` (${Math.floor(100 * state.computer_progress)}% done)`;
+  if (state.computer_task === "futures") {
+    return (
+      "The target computer is getting ready: the first time on a server it works out its chances from " +
+      `every position, which takes about 4 minutes${done}. Advice works meanwhile.`
+    );
+  }
+  return `The computer is getting ready: the first time on a server it works out its strategy, which takes a few seconds${done}.`;
+}
+
 export function turnPanel(page) {
   const turn = el("h1", { id: "turn" }, "Loading the game…");
   const role = el("p", { id: "role" }, page.token ? "Checking your seat…" : "You are watching this game.");
@@ -25,7 +40,7 @@ export function turnPanel(page) {
     computer.textContent = !computerHere
       ? ""
       : state.computer === "getting_ready"
-        ? "The computer is getting ready: the first time on a server it works out its strategy, which takes a few seconds."
+        ? gettingReady(state)
         : state.computer === "unavailable"
           ? `The computer cannot play or advise on this server: ${state.computer_problem || "it failed to get ready"}.`
           : "";
