@@ -14,6 +14,7 @@ from kismet_dice.strategy.distribution import future_pass
 from kismet_dice.strategy.solver import solve
 from kismet_dice.strategy.stored_futures import (
     HEADER,
+    compute_and_store,
     futures_path,
     load_futures,
     load_or_compute_futures,
@@ -145,3 +146,27 @@ def test_only_the_survival_functions_of_every_layer_are_stored(
 ) -> None:
     with pytest.raises(ValueError, match="every layer"):
         save_futures(future_pass(tiny_table, keep=1), futures_path(tiny_table.rules, tmp_path))
+
+
+def test_a_store_written_layer_by_layer_answers_as_the_pass_kept_in_memory(
+    tiny_table: StrategyTable, tmp_path: Path
+) -> None:
+    given: list[int] = []
+    passed = future_pass(tiny_table, keep=None, sink=lambda filled, layer: given.append(filled))
+    # Each layer went to the sink as soon as it was final, from a full sheet back to the empty one,
+    # and none was kept.
+    assert given == list(range(len(tiny_table.rules.boxes), -1, -1)) and passed.layers == {}
+    stored = compute_and_store(tiny_table, directory=tmp_path)
+    assert isinstance(stored.layers[0], np.memmap)
+    kept = future_pass(tiny_table, keep=None)
+    masks, totals = every_position(tiny_table)
+    for needed in range(0, 40, 3):
+        wanted = np.full(len(masks), needed)
+        for filled in {int(mask).bit_count() for mask in masks}:
+            here = np.array([int(mask).bit_count() == filled for mask in masks])
+            assert np.array_equal(
+                stored.at_least(masks[here], totals[here], wanted[here]),
+                kept.at_least(masks[here], totals[here], wanted[here]),
+            )
+    with pytest.raises(ValueError, match="keep=None"):
+        future_pass(tiny_table, keep=1, sink=lambda filled, layer: None)

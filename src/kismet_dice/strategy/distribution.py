@@ -23,6 +23,7 @@ import contextlib
 import math
 import os
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -291,13 +292,26 @@ def future_pass(
     progress: Progress | None = None,
     keep: int | None = 1,
     threads: int | None = None,
+    sink: Callable[[int, Float32Array], None] | None = None,
 ) -> Futures:
     """The distributions of points to come from ``root`` and every position it can lead to.
 
     Only the layers from ``root``'s on are computed. ``keep`` says which layers are returned:
     ``1`` the root's and the next (what the advisor needs), ``None`` all of them as float32
-    survival functions (for many games played by the target player).
+    survival functions (for many games played by the target player). With ``keep=None``, a
+    ``sink`` is handed each layer (its number of boxes filled, its survival functions) as soon as
+    it is final, instead of the layer being kept: a store written layer by layer holds no more
+    than two layers' distributions in memory at a time, not every layer until the end.
     """
+    if sink is not None and keep is not None:
+        raise ValueError("a sink takes every layer: keep=None")
+
+    def kept(filled: int, layer: Float32Array) -> None:
+        if sink is None:
+            futures.layers[filled] = layer
+        else:
+            sink(filled, layer)
+
     rules = table.rules
     values = table.values
     shape = TurnShape.of(rules)
@@ -333,7 +347,7 @@ def future_pass(
     following[np.arange(width), list(rules.bonus)] = 1.0
     futures = Futures(rules, row_of, survival=keep is None)
     if keep is None:
-        futures.layers[boxes] = _survival(following)
+        kept(boxes, _survival(following))
     total_rows = sum(len(plan[0]) for plan in plans.values())
     done = 0
     size = threads if threads is not None else min(2, os.cpu_count() or 1)
@@ -362,7 +376,7 @@ def future_pass(
                 if progress is not None:
                     progress(done, total_rows)
             if keep is None:
-                futures.layers[filled] = _survival(here)
+                kept(filled, _survival(here))
             elif filled <= root_layer + keep:
                 futures.layers[filled] = here
             following = here

@@ -21,7 +21,6 @@ their shapes, types and sizes are checked, the rest is trusted to the rename.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import shutil
@@ -31,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from kismet_dice.strategy.distribution import Futures, future_pass
+from kismet_dice.strategy.distribution import Float32Array, Futures, future_pass
 from kismet_dice.strategy.ruleset import RuleSet
 from kismet_dice.strategy.solver import Progress
 from kismet_dice.strategy.table import StrategyTable, computing_lock, table_dir
@@ -94,37 +93,82 @@ def _mapped(path: Path, name: str, files: dict[str, Any], dtype: type[np.generic
     return array
 
 
+class _StoreWriter:
+    """A store written file by file in a temporary directory beside ``path``, renamed into place by
+    :meth:`finish`; :meth:`abort` removes what was written."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.temporary = Path(tempfile.mkdtemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp"))
+        self.files: dict[str, object] = {}
+
+    def write(self, name: str, array: np.ndarray[Any, Any]) -> None:
+        place = self.temporary / name
+        with open(place, "wb") as handle:
+            np.save(handle, array, allow_pickle=False)
+            handle.flush()
+            os.fsync(handle.fileno())
+        self.files[name] = {"shape": list(array.shape), "bytes": place.stat().st_size}
+
+    def finish(self, rules: RuleSet) -> None:
+        boxes = len(rules.boxes)
+        missing = {ROWS, *(_layer_name(filled) for filled in range(boxes + 1))} - set(self.files)
+        if missing:
+            raise ValueError(f"the store lacks {', '.join(sorted(missing))}")
+        header = {"format": FORMAT, "version": VERSION, "rules": rules.fingerprint, "boxes": boxes}
+        # The header is written last: a directory without it is never read, whatever else it holds.
+        with open(self.temporary / HEADER, "w") as handle:
+            json.dump({**header, "files": self.files}, handle)
+            handle.flush()
+            os.fsync(handle.fileno())
+        _replace(self.temporary, self.path)
+
+    def abort(self) -> None:
+        shutil.rmtree(self.temporary, ignore_errors=True)
+
+
 def save_futures(futures: Futures, path: Path) -> None:
     """Store every layer of ``futures`` at ``path`` (a directory), atomically: written beside it
     under a temporary name, then renamed into place (a store already there is replaced)."""
     if not futures.survival:
         raise ValueError("only the survival functions of every layer are stored")
     rules = futures.rules
-    boxes = len(rules.boxes)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = Path(tempfile.mkdtemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp"))
+    writer = _StoreWriter(path)
     try:
-        files: dict[str, object] = {}
-        arrays: dict[str, np.ndarray[Any, Any]] = {ROWS: np.asarray(futures.row_of, dtype=np.intp)}
-        for filled in range(boxes + 1):
-            arrays[_layer_name(filled)] = np.asarray(futures.layers[filled], dtype=np.float32)
-        for name, array in arrays.items():
-            place = temporary / name
-            with open(place, "wb") as handle:
-                np.save(handle, array, allow_pickle=False)
-                handle.flush()
-                os.fsync(handle.fileno())
-            files[name] = {"shape": list(array.shape), "bytes": place.stat().st_size}
-        header = {"format": FORMAT, "version": VERSION, "rules": rules.fingerprint, "boxes": boxes}
-        # The header is written last: a directory without it is never read, whatever else it holds.
-        with open(temporary / HEADER, "w") as handle:
-            json.dump({**header, "files": files}, handle)
-            handle.flush()
-            os.fsync(handle.fileno())
-        _replace(temporary, path)
+        writer.write(ROWS, np.asarray(futures.row_of, dtype=np.intp))
+        for filled in range(len(rules.boxes) + 1):
+            writer.write(_layer_name(filled), np.asarray(futures.layers[filled], dtype=np.float32))
+        writer.finish(rules)
     except BaseException:
-        shutil.rmtree(temporary, ignore_errors=True)
+        writer.abort()
         raise
+
+
+def compute_and_store(
+    table: StrategyTable, progress: Progress | None = None, directory: Path | None = None
+) -> Futures:
+    """The futures of every position worked out and stored (in ``directory``) layer by layer, each layer
+    written as soon as it is final and then let go (so the pass holds two layers' distributions at a
+    time, not all of them); returned as stored, memory-mapped. Raises :class:`OSError` if they
+    cannot be stored (nothing is left under the store's name then)."""
+    path = futures_path(table.rules, directory)
+    writer = _StoreWriter(path)
+    try:
+
+        def sink(filled: int, layer: Float32Array) -> None:
+            writer.write(_layer_name(filled), layer)
+
+        futures = future_pass(table, keep=None, progress=progress, sink=sink)
+        writer.write(ROWS, np.asarray(futures.row_of, dtype=np.intp))
+        writer.finish(table.rules)
+    except BaseException:
+        writer.abort()
+        raise
+    stored = load_futures(table, directory)
+    if stored is None:
+        raise OSError(f"the futures stored at {path} do not load")
+    return stored
 
 
 def _replace(temporary: Path, path: Path) -> None:
@@ -147,8 +191,9 @@ def load_or_compute_futures(
 
     Processes that need them at once compute them once: the first takes the lock beside the
     store, the others wait and then load what it stored. What was computed is returned
-    memory-mapped from the store, so the 1.5 GB worked out are not held for the rest of the
-    process; where it cannot be stored (a read-only cache), the computed futures themselves.
+    memory-mapped from the store, each layer written as soon as it is final, so the 1.5 GB worked
+    out are never all held; where they cannot be stored (a read-only cache), they are worked out
+    (again) and kept in memory.
     """
     path = futures_path(table.rules, directory)
     found = load_futures(table, directory)
@@ -158,8 +203,9 @@ def load_or_compute_futures(
         found = load_futures(table, directory)  # computed by another process while this one waited
         if found is not None:
             return found
-        futures = future_pass(table, keep=None, progress=progress)
-        with contextlib.suppress(OSError):
-            save_futures(futures, path)
-    stored = load_futures(table, directory)
-    return stored if stored is not None else futures
+        try:
+            return compute_and_store(table, progress, directory)
+        except OSError:
+            pass
+        # Where they cannot be stored (a read-only cache), worked out again and kept in memory.
+        return future_pass(table, keep=None, progress=progress)
