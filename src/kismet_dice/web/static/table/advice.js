@@ -86,7 +86,7 @@ export function advicePanel(page, actions) {
               : null,
             rank === 0 ? el("strong", { class: "best-mark" }, " best") : null,
             rank === hall.best && hall.best_mark
-              ? el("strong", { class: "hall-mark" }, ` ${hall.best_mark}`)
+              ? el("strong", { class: "hall-mark" }, `${rank === 0 ? " ·" : ""} ${hall.best_mark}`)
               : null,
           ),
         ),
