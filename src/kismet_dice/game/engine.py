@@ -400,8 +400,48 @@ class Game:
             raise RecordError("the record's roll-off does not match its dice")
         return game
 
-    def _replay(self, actions: Iterable[Rolled | Scored]) -> None:
-        for number, action in enumerate(actions, 1):
+    def continued(self, record: Record, rng: DiceSource | None = None) -> Game:
+        """This game carried on to the end of ``record``, which must begin with this game: only
+        the actions it lacks are replayed through the rules (a game read again after another
+        process added to it costs its new actions, not the whole game). Raises
+        :class:`RecordError` if the record does not continue this game; this game is unchanged.
+
+        >>> from kismet_dice.game import ScriptedDice
+        >>> game = Game(["Ann"], rng=ScriptedDice([4]))
+        >>> ahead = game.copy()
+        >>> ahead._rng = ScriptedDice([5, 5, 5, 5, 4])
+        >>> _ = ahead.roll(), ahead.score(Box.FOUR_OF_A_KIND)
+        >>> caught_up = game.continued(ahead.record())
+        >>> caught_up.sheet(0)[Box.FOUR_OF_A_KIND], len(game.history)
+        (49, 1)
+        """
+        own = self.record()
+        done = len(own.actions)
+        if (
+            record.players != own.players
+            or record.house_rules != own.house_rules
+            or record.roll_off != own.roll_off
+            or record.actions[:done] != own.actions
+        ):
+            raise RecordError("the record does not continue this game")
+        added = Record(own.players, own.house_rules, (), record.actions[done:])
+        script = ScriptedDice(added.faces(), then=rng if rng is not None else secrets.SystemRandom())
+        game = self.copy()
+        game._rng = script
+        try:
+            game._replay(added.actions, first=done + 1)
+        except RecordError:
+            raise
+        except IllegalAction as error:
+            raise RecordError(f"the record breaks the rules: {error}") from None
+        except ValueError as error:
+            raise RecordError(f"the record holds a die that no die shows: {error}") from None
+        if script.remaining or script.drawn_from_then:
+            raise RecordError("the record's dice do not match its rolls")
+        return game
+
+    def _replay(self, actions: Iterable[Rolled | Scored], first: int = 1) -> None:
+        for number, action in enumerate(actions, first):
             where = f"action {number}"
             if action.seat != self._current:
                 raise RecordError(f"{where} is by seat {action.seat}, but it was seat {self._current}'s turn")

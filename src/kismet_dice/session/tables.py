@@ -217,8 +217,11 @@ class Tables:
             self._open.pop(table_id, None)
             raise NoSuchTable(f"there is no game {table_id!r}")
         saved_id, digests = found
-        # A finished game is no longer offered for resuming, but its table still shows it.
-        saved, game = storage.games.load(saved_id, self._dice, finished=True)
+        # A finished game is no longer offered for resuming, but its table still shows it. A copy
+        # held here (another process moved the game on) is carried on rather than replayed whole.
+        held = self._open.get(table_id)
+        known = held.session.game if held is not None and _saved_id(held) == saved_id else None
+        saved, game = storage.games.load(saved_id, self._dice, finished=True, known=known)
         seats = [Seat(name, level) for name, level in zip(saved.names, seat_levels(saved), strict=True)]
         keeper = StoreKeeper(storage, saved, policy=Policy.REFUSE, owner=OWNER)
         session = Session(
@@ -296,27 +299,25 @@ class Tables:
         held = self._open.get(table_id)
         if held is not None:
             before = held.version
+            # A stale copy stays held: get() below finds the store's version newer and carries
+            # the copy on to it.
             try:
                 result = work(held)
             except Stale:
-                self._open.pop(table_id, None)
                 if retries == 1:
                     raise
             except Exception:
                 if self.stored_version(table_id) == before:
                     raise  # the store's game refuses it too
-                self._open.pop(table_id, None)
             else:
                 if held.version != before or self.stored_version(table_id) == before:
                     return held, result, before
-                self._open.pop(table_id, None)
         for _ in range(retries):
             table = self.get(table_id)
             before = table.version
             try:
                 return table, work(table), before
             except Stale:
-                self._open.pop(table_id, None)
                 if retries == 1:
                     raise
         raise Unsaved("the game is changing too fast to keep this change; try again")
