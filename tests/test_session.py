@@ -218,6 +218,7 @@ def second_kismet_game() -> Game:
     game.roll([0, 1, 2, 3])
     game.score(Box.YARBOROUGH)
     game.roll()
+    game.score(Box.FIVES)
     assert any(isinstance(event, SecondKismet) for event in game.history)
     return game
 
