@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from dataclasses import replace
 from typing import Any
 
@@ -253,3 +254,18 @@ def test_a_continuing_record_that_breaks_the_rules_is_refused() -> None:
     wrong = replace(record, actions=(*record.actions[:-1], replace(claimed, points=50)))
     with pytest.raises(RecordError, match="scores 46 with those dice, not 50"):
         game.continued(wrong)
+
+
+@given(st.integers(0, 10_000), st.integers(1, 4))
+@settings(max_examples=15, deadline=None)
+def test_a_game_written_after_every_action_writes_its_records_json(seed: int, players: int) -> None:
+    rng = random.Random(seed)
+    game = Game([f"P{n}" for n in range(players)], rng=rng)
+    while not game.is_over:
+        trial = game.copy()  # a copy shares what was written and goes on from there
+        trial.apply(rng.choice(trial.legal_actions()))
+        assert trial.to_json() == trial.record().to_json()
+        if rng.random() < 0.5:
+            game = trial
+        assert game.to_json() == game.record().to_json()
+    assert Game.from_json(game.to_json()).to_json() == game.to_json()

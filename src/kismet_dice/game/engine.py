@@ -25,7 +25,7 @@ from kismet_dice.game.events import (
     Scored,
     SecondKismet,
 )
-from kismet_dice.game.record import Record, RecordError
+from kismet_dice.game.record import Record, RecordError, action_json
 from kismet_dice.rules import (
     NUMBER_OF_DICE,
     Box,
@@ -95,6 +95,8 @@ class Game:
         self._house_rules = house_rules if house_rules is not None else HouseRules()
         self._sheets = [Sheet() for _ in players]
         self._history: list[Event] = []
+        # What to_json wrote last: how many events it covered, the record up to its actions, the actions.
+        self._written: tuple[int, str, str] = (0, "", "")
         self._dice: Dice = ()
         self._rolls_left = ROLLS_PER_TURN
         self._round = 1
@@ -365,8 +367,21 @@ class Game:
         )
 
     def to_json(self) -> str:
-        """The game as a JSON record: players, house rules and every die and decision."""
-        return self.record().to_json()
+        """The game as a JSON record: players, house rules and every die and decision.
+
+        The JSON written so far is kept and only the new actions are encoded: a game is saved
+        after every action, and its history only grows (a copy shares what was written, which
+        stays true of it). It is the record's own encoding, piece by piece (:meth:`Record.to_json`).
+        """
+        covered, opening, actions = self._written
+        if not opening:
+            opening = self.record().opening_json()  # the roll-off is over before the first action
+        new = [event for event in self._history[covered:] if isinstance(event, Rolled | Scored)]
+        if new:
+            more = ",".join(map(action_json, new))
+            actions = f"{actions},{more}" if actions else more
+        self._written = (len(self._history), opening, actions)
+        return f"{opening}{actions}]}}"
 
     @classmethod
     def from_json(cls, text: str | bytes, rng: DiceSource | None = None) -> Game:

@@ -124,7 +124,10 @@ def story(game: Game, start: int = 0) -> tuple[Told, ...]:
     names = game.names
     history = game.history
     sheets = _sheets_before(game, start)
-    last_roll_off = max((i for i, event in enumerate(history) if isinstance(event, RollOff)), default=-1)
+    # The roll-off rounds open the history: the last is the one before its first other event.
+    last_roll_off = (
+        next((i for i, event in enumerate(history) if not isinstance(event, RollOff)), len(history)) - 1
+    )
     told: list[Told] = []
     for index, event in enumerate(history[start:], start):
         text = ""
