@@ -8,8 +8,10 @@ from datetime import UTC, datetime
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from kismet_dice.game import Game, Roll, Score, ScriptedDice
+from kismet_dice.game import Game, Roll, Score, ScriptedDice, SecondKismet
 from kismet_dice.rules import Box, IllegalAction
 from kismet_dice.session import (
     BadSetup,
@@ -21,6 +23,7 @@ from kismet_dice.session import (
     StoreKeeper,
     Unsaved,
     local_session,
+    narration,
     resume,
 )
 from kismet_dice.storage import Storage
@@ -194,3 +197,41 @@ def test_the_end_of_a_game_says_how_each_total_compares_with_perfect_play(storag
         f"Ann's {ann} beats {(ann - 50) / 200:.0%} of perfect games.",
         f"Bob's {bob} beats {(bob - 50) / 200:.0%} of perfect games.",
     )
+
+
+def random_game(seed: int, players: int, actions: int) -> Game:
+    rng = random.Random(seed)
+    game = Game([f"P{n}" for n in range(players)], rng=rng)
+    for _ in range(actions):
+        if game.is_over:
+            break
+        game.apply(rng.choice(game.legal_actions()))
+    return game
+
+
+def second_kismet_game() -> Game:
+    # Ann's five fives, Bob's 1 2 3 4 5 into Yarborough, Ann's five fives again: Bob loses a turn.
+    game = Game(["Ann", "Bob"], rng=ScriptedDice([6, 2, 5, 5, 5, 5, 5, 1, 2, 3, 4, 6, 5, 5, 5, 5, 5, 5]))
+    game.roll()
+    game.score(Box.KISMET)
+    game.roll()
+    game.roll([0, 1, 2, 3])
+    game.score(Box.YARBOROUGH)
+    game.roll()
+    game.score(Box.FIVES)
+    assert any(isinstance(event, SecondKismet) for event in game.history)
+    return game
+
+
+@given(st.integers(0, 10_000), st.integers(1, 4), st.integers(0, 300))
+@settings(max_examples=20, deadline=None)
+def test_the_story_told_from_any_event_on_is_the_end_of_the_whole_story(
+    seed: int, players: int, actions: int
+) -> None:
+    for game in (random_game(seed, players, actions), second_kismet_game()):
+        whole = narration.story(game)
+        for start in {
+            *range(0, len(game.history), 5),
+            *range(max(0, len(game.history) - 4), len(game.history) + 1),
+        }:
+            assert narration.story(game, start) == tuple(told for told in whole if told.index >= start)

@@ -17,6 +17,8 @@ def test_without_options_a_server_has_the_default_protections() -> None:
         "limit_concurrency": Protections().limit_concurrency,
         "proxy_headers": True,
         "forwarded_allow_ips": None,
+        "access_log": False,
+        "ws_per_message_deflate": False,
     }
 
 
@@ -32,6 +34,7 @@ def test_the_options_set_the_origins_rates_limit_and_expiry() -> None:
             "--expire-days=7",
             "--no-proxy-headers",
             "--forwarded-allow-ips=10.0.0.2",
+            "--access-log",
         ]
     )
     chosen = protections(options)
@@ -46,6 +49,8 @@ def test_the_options_set_the_origins_rates_limit_and_expiry() -> None:
         "limit_concurrency": 50,
         "proxy_headers": False,
         "forwarded_allow_ips": "10.0.0.2",
+        "access_log": True,
+        "ws_per_message_deflate": False,
     }
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import random
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -209,3 +211,61 @@ def test_a_copy_shares_the_dice_source() -> None:
     game.copy().roll()
     assert game.roll() == (6, 6, 6, 6, 6)
     assert dice.remaining == 0
+
+
+@given(st.integers(0, 10_000), st.integers(1, 4), st.integers(0, 200), st.integers(0, 200))
+@settings(max_examples=25, deadline=None)
+def test_a_game_carried_on_by_a_longer_record_is_the_game_that_record_replays_to(
+    seed: int, players: int, held: int, more: int
+) -> None:
+    ahead = played(seed, players, held + more)
+    behind = Game.from_record(Record(ahead.names, ahead.house_rules, ahead.record().roll_off, ()))
+    behind = behind.continued(_first(ahead.record(), held))
+    before = snapshot(behind)
+    caught_up = behind.continued(ahead.record(), rng=ScriptedDice([]))
+    assert snapshot(caught_up) == snapshot(ahead)
+    assert caught_up.history == ahead.history
+    assert snapshot(behind) == before  # the game carried on is a new one
+
+
+def _first(record: Record, count: int) -> Record:
+    return replace(record, actions=record.actions[:count])
+
+
+def test_a_record_that_does_not_continue_the_game_is_refused_and_changes_nothing() -> None:
+    game = base()
+    before = snapshot(game)
+    other = Game(["Ann", "Bob"], rng=ScriptedDice([2, 5, 6, 6, 6, 6, 6]))
+    other.roll()
+    with pytest.raises(RecordError, match="does not continue this game"):
+        game.continued(other.record())
+    with pytest.raises(RecordError, match="does not continue this game"):
+        game.continued(Game(["Ann", "Cy"], rng=ScriptedDice([2, 5])).record())
+    assert snapshot(game) == before
+
+
+def test_a_continuing_record_that_breaks_the_rules_is_refused() -> None:
+    game = base()
+    ahead = game.copy()
+    ahead.score(Box.FOUR_OF_A_KIND)
+    record = ahead.record()
+    claimed = record.actions[-1]
+    assert isinstance(claimed, Scored)
+    wrong = replace(record, actions=(*record.actions[:-1], replace(claimed, points=50)))
+    with pytest.raises(RecordError, match="scores 46 with those dice, not 50"):
+        game.continued(wrong)
+
+
+@given(st.integers(0, 10_000), st.integers(1, 4))
+@settings(max_examples=15, deadline=None)
+def test_a_game_written_after_every_action_writes_its_records_json(seed: int, players: int) -> None:
+    rng = random.Random(seed)
+    game = Game([f"P{n}" for n in range(players)], rng=rng)
+    while not game.is_over:
+        trial = game.copy()  # a copy shares what was written and goes on from there
+        trial.apply(rng.choice(trial.legal_actions()))
+        assert trial.to_json() == trial.record().to_json()
+        if rng.random() < 0.5:
+            game = trial
+        assert game.to_json() == game.record().to_json()
+    assert Game.from_json(game.to_json()).to_json() == game.to_json()

@@ -292,3 +292,18 @@ def test_settings_keep_the_last_value(storage: Storage) -> None:
     storage.settings.put("setup", "one")
     storage.settings.put("setup", "two")
     assert storage.settings.get("setup") == "two"
+
+
+def test_a_game_loaded_over_an_earlier_copy_is_the_stored_game(storage: Storage) -> None:
+    game = new_game()
+    saved = storage.games.start(game)
+    earlier = game.copy()
+    for _ in range(5):
+        take_turn_step(game)
+        saved = storage.games.save(saved.id, game, version=saved.version)
+    _, carried_on = storage.games.load(saved.id, known=earlier)
+    assert carried_on.history == game.history and carried_on.to_json() == game.to_json()
+    assert len(earlier.history) < len(game.history)  # the copy handed in is left as it was
+    # A copy that the record does not continue (another game) is not used: the record is replayed.
+    _, replayed = storage.games.load(saved.id, known=new_game(8, ("Ann", "Bob")))
+    assert replayed.to_json() == game.to_json()

@@ -10,6 +10,7 @@ import secrets
 import unicodedata
 from collections.abc import Iterable, Sequence
 from copy import copy as shallow_copy
+from functools import lru_cache
 
 from kismet_dice.game.dice_source import DiceSource, ScriptedDice, ScriptExhausted
 from kismet_dice.game.events import (
@@ -24,7 +25,7 @@ from kismet_dice.game.events import (
     Scored,
     SecondKismet,
 )
-from kismet_dice.game.record import Record, RecordError
+from kismet_dice.game.record import Record, RecordError, action_json
 from kismet_dice.rules import (
     NUMBER_OF_DICE,
     Box,
@@ -34,6 +35,7 @@ from kismet_dice.rules import (
     check_face,
     is_kismet,
     score,
+    scores,
 )
 
 ROLLS_PER_TURN = 3
@@ -93,6 +95,8 @@ class Game:
         self._house_rules = house_rules if house_rules is not None else HouseRules()
         self._sheets = [Sheet() for _ in players]
         self._history: list[Event] = []
+        # What to_json wrote last: how many events it covered, the record up to its actions, the actions.
+        self._written: tuple[int, str, str] = (0, "", "")
         self._dice: Dice = ()
         self._rolls_left = ROLLS_PER_TURN
         self._round = 1
@@ -189,7 +193,8 @@ class Game:
         if self._current is None or not self._dice:
             return {}
         sheet = self._sheets[self._current]
-        return {box: score(box, self._dice) for box in sheet.open_boxes}
+        every = _scores(self._dice)
+        return {box: every[box.value - 1] for box in sheet.open_boxes}
 
     def legal_actions(self) -> tuple[Action, ...]:
         """Every action the current player may take: the rolls (by held positions), then the boxes."""
@@ -362,8 +367,21 @@ class Game:
         )
 
     def to_json(self) -> str:
-        """The game as a JSON record: players, house rules and every die and decision."""
-        return self.record().to_json()
+        """The game as a JSON record: players, house rules and every die and decision.
+
+        The JSON written so far is kept and only the new actions are encoded: a game is saved
+        after every action, and its history only grows (a copy shares what was written, which
+        stays true of it). It is the record's own encoding, piece by piece (:meth:`Record.to_json`).
+        """
+        covered, opening, actions = self._written
+        if not opening:
+            opening = self.record().opening_json()  # the roll-off is over before the first action
+        new = [event for event in self._history[covered:] if isinstance(event, Rolled | Scored)]
+        if new:
+            more = ",".join(map(action_json, new))
+            actions = f"{actions},{more}" if actions else more
+        self._written = (len(self._history), opening, actions)
+        return f"{opening}{actions}]}}"
 
     @classmethod
     def from_json(cls, text: str | bytes, rng: DiceSource | None = None) -> Game:
@@ -400,8 +418,48 @@ class Game:
             raise RecordError("the record's roll-off does not match its dice")
         return game
 
-    def _replay(self, actions: Iterable[Rolled | Scored]) -> None:
-        for number, action in enumerate(actions, 1):
+    def continued(self, record: Record, rng: DiceSource | None = None) -> Game:
+        """This game carried on to the end of ``record``, which must begin with this game: only
+        the actions it lacks are replayed through the rules (a game read again after another
+        process added to it costs its new actions, not the whole game). Raises
+        :class:`RecordError` if the record does not continue this game; this game is unchanged.
+
+        >>> from kismet_dice.game import ScriptedDice
+        >>> game = Game(["Ann"], rng=ScriptedDice([4]))
+        >>> ahead = game.copy()
+        >>> ahead._rng = ScriptedDice([5, 5, 5, 5, 4])
+        >>> _ = ahead.roll(), ahead.score(Box.FOUR_OF_A_KIND)
+        >>> caught_up = game.continued(ahead.record())
+        >>> caught_up.sheet(0)[Box.FOUR_OF_A_KIND], len(game.history)
+        (49, 1)
+        """
+        own = self.record()
+        done = len(own.actions)
+        if (
+            record.players != own.players
+            or record.house_rules != own.house_rules
+            or record.roll_off != own.roll_off
+            or record.actions[:done] != own.actions
+        ):
+            raise RecordError("the record does not continue this game")
+        added = Record(own.players, own.house_rules, (), record.actions[done:])
+        script = ScriptedDice(added.faces(), then=rng if rng is not None else secrets.SystemRandom())
+        game = self.copy()
+        game._rng = script
+        try:
+            game._replay(added.actions, first=done + 1)
+        except RecordError:
+            raise
+        except IllegalAction as error:
+            raise RecordError(f"the record breaks the rules: {error}") from None
+        except ValueError as error:
+            raise RecordError(f"the record holds a die that no die shows: {error}") from None
+        if script.remaining or script.drawn_from_then:
+            raise RecordError("the record's dice do not match its rolls")
+        return game
+
+    def _replay(self, actions: Iterable[Rolled | Scored], first: int = 1) -> None:
+        for number, action in enumerate(actions, first):
             where = f"action {number}"
             if action.seat != self._current:
                 raise RecordError(f"{where} is by seat {action.seat}, but it was seat {self._current}'s turn")
@@ -414,3 +472,10 @@ class Game:
                     raise RecordError(
                         f"{where}: {action.box.name} scores {points} with those dice, not {action.points}"
                     )
+
+
+@lru_cache(maxsize=1024)
+def _scores(dice: Dice) -> tuple[int, ...]:
+    """What ``dice`` (the engine's own, already checked) score in every box, in sheet order: asked
+    for at every view of a turn, and the same dice come up again and again."""
+    return tuple(scores(dice).values())

@@ -24,6 +24,19 @@ class RecordError(ValueError):
     """A game record that is not valid JSON, not a game, or does not replay through the rules."""
 
 
+def action_json(action: Rolled | Scored) -> str:
+    """One action as the record's JSON holds it.
+
+    >>> action_json(Rolled(0, (1, 2), (3, 4, 4, 6, 1)))
+    '{"seat":0,"roll":[1,2],"dice":[3,4,4,6,1]}'
+    """
+    if isinstance(action, Rolled):
+        encoded: dict[str, Any] = {"seat": action.seat, "roll": list(action.hold), "dice": list(action.dice)}
+    else:
+        encoded = {"seat": action.seat, "score": action.box.name, "points": action.points}
+    return json.dumps(encoded, separators=(",", ":"))
+
+
 @dataclass(frozen=True)
 class Record:
     """A game as it was played: players, house rules, the roll-off rounds and every roll and entry.
@@ -59,21 +72,25 @@ class Record:
 
     def to_json(self) -> str:
         """The record as compact JSON; the keys and their order are the stored format, never reorder them."""
-        actions: list[dict[str, Any]] = []
-        for action in self.actions:
-            if isinstance(action, Rolled):
-                actions.append({"seat": action.seat, "roll": list(action.hold), "dice": list(action.dice)})
-            else:
-                actions.append({"seat": action.seat, "score": action.box.name, "points": action.points})
+        return self.opening_json() + ",".join(map(action_json, self.actions)) + "]}"
+
+    def opening_json(self) -> str:
+        """The record's JSON up to its first action: :meth:`to_json` is this, the actions' JSON
+        (:func:`action_json`) joined by commas, and ``]}``. A game that grows writes only its
+        new actions (see :meth:`Game.to_json <kismet_dice.game.engine.Game.to_json>`).
+
+        >>> Record(("Ann",), HouseRules(), (), ()).opening_json()[-11:]
+        '"actions":['
+        """
         record = {
             "format": FORMAT,
             "version": VERSION,
             "players": list(self.players),
             "house_rules": {"zero_kismet_counts": self.house_rules.zero_kismet_counts},
             "roll_off": [[[seat, face] for seat, face in round_.faces] for round_ in self.roll_off],
-            "actions": actions,
+            "actions": [],
         }
-        return json.dumps(record, separators=(",", ":"))
+        return json.dumps(record, separators=(",", ":"))[:-2]
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Record:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from kismet_dice.rules.boxes import BASIC_BOXES, KISMET_BOXES, Box
 from kismet_dice.rules.errors import IllegalAction
@@ -13,6 +14,9 @@ from kismet_dice.rules.scoring import BONUS_TIERS, bonus
 @dataclass(frozen=True)
 class Sheet(Mapping[Box, "int | None"]):
     """Fifteen boxes, each ``None`` while open or the points entered in it.
+
+    A sheet never changes, so its totals are worked out once, when first asked for (every view
+    of a game asks for them again).
 
     >>> sheet = Sheet().with_entry(Box.FIVES, 20).with_entry(Box.KISMET, 0)
     >>> sheet[Box.FIVES], sheet[Box.ONES], sheet.total
@@ -49,7 +53,7 @@ class Sheet(Mapping[Box, "int | None"]):
         entries[box.value - 1] = points
         return Sheet(tuple(entries))
 
-    @property
+    @cached_property
     def open_boxes(self) -> tuple[Box, ...]:
         """The open boxes, from the top of the sheet down."""
         return tuple(box for box in Box if self[box] is None)
@@ -58,20 +62,20 @@ class Sheet(Mapping[Box, "int | None"]):
     def is_full(self) -> bool:
         return None not in self.entries
 
-    @property
+    @cached_property
     def basic_total(self) -> int:
         return sum(self[box] or 0 for box in BASIC_BOXES)
 
-    @property
+    @cached_property
     def basic_complete(self) -> bool:
         return all(self[box] is not None for box in BASIC_BOXES)
 
-    @property
+    @cached_property
     def bonus(self) -> int:
         """The bonus, earned once all six Basic boxes are filled."""
         return bonus(self.basic_total) if self.basic_complete else 0
 
-    @property
+    @cached_property
     def points_to_next_bonus(self) -> int | None:
         """Basic points still needed for the next bonus tier; ``None`` above the top tier.
 
@@ -83,11 +87,11 @@ class Sheet(Mapping[Box, "int | None"]):
                 return lowest - self.basic_total
         return None
 
-    @property
+    @cached_property
     def kismet_total(self) -> int:
         return sum(self[box] or 0 for box in KISMET_BOXES)
 
-    @property
+    @cached_property
     def total(self) -> int:
         """Game total so far: Basic total, bonus (once earned) and Kismet-section total."""
         return self.basic_total + self.bonus + self.kismet_total

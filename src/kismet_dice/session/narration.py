@@ -117,36 +117,55 @@ def second_kismet(names: Sequence[str], event: SecondKismet) -> str:
 def story(game: Game, start: int = 0) -> tuple[Told, ...]:
     """The sentences of the events of ``game``'s history from ``start`` on.
 
-    A one-player game tells no roll-off. Each entry's total is the one after it, so the
-    sheets are followed from the start of the game; only the events from ``start`` on are put
+    A one-player game tells no roll-off. Each entry's total is the one after it, so the sheets
+    are followed from the ones before ``start`` on; only the events from ``start`` on are put
     in words (the server tells a few new events of a long game after every action).
     """
     names = game.names
     history = game.history
-    sheets = [Sheet() for _ in names]
-    last_roll_off = max((i for i, event in enumerate(history) if isinstance(event, RollOff)), default=-1)
+    sheets = _sheets_before(game, start)
+    # The roll-off rounds open the history: the last is the one before its first other event.
+    last_roll_off = (
+        next((i for i, event in enumerate(history) if not isinstance(event, RollOff)), len(history)) - 1
+    )
     told: list[Told] = []
-    for index, event in enumerate(history):
-        telling = index >= start
+    for index, event in enumerate(history[start:], start):
         text = ""
         if isinstance(event, RollOff):
-            if len(names) > 1 and telling:
+            if len(names) > 1:
                 text = roll_off(names, event, last=index == last_roll_off)
         elif isinstance(event, Rolled):
-            if telling:
-                text = rolled(names, event)
+            text = rolled(names, event)
         elif isinstance(event, Scored):
             sheets[event.seat] = sheets[event.seat].with_entry(event.box, event.points)
-            if telling:
-                text = scored(names, event, sheets[event.seat].total)
+            text = scored(names, event, sheets[event.seat].total)
         else:
             for penalty in event.penalties:
                 sheets[penalty.seat] = sheets[penalty.seat].with_entry(penalty.box, 0)
-            if telling:
-                text = second_kismet(names, event)
+            text = second_kismet(names, event)
         if text:
             told.append(Told(index, event, text))
     return tuple(told)
+
+
+def _sheets_before(game: Game, start: int) -> list[Sheet]:
+    """Every player's sheet as it was before event ``start``: the sheets now, less the entries of
+    the events from ``start`` on (a few, where the server tells what an action added), so that
+    telling the end of a long game does not follow it from its first entry."""
+    sheets = [game.sheet(seat) for seat in range(len(game.names))]
+    for event in game.history[start:]:
+        if isinstance(event, Scored):
+            sheets[event.seat] = _cleared(sheets[event.seat], event.box)
+        elif isinstance(event, SecondKismet):
+            for penalty in event.penalties:
+                sheets[penalty.seat] = _cleared(sheets[penalty.seat], penalty.box)
+    return sheets
+
+
+def _cleared(sheet: Sheet, box: Box) -> Sheet:
+    entries = list(sheet.entries)
+    entries[box.value - 1] = None
+    return Sheet(tuple(entries))
 
 
 def result(game: Game) -> str:

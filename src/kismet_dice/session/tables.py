@@ -16,6 +16,7 @@ import hashlib
 import hmac
 import secrets
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -35,6 +36,11 @@ OWNER = WEB_OWNER
 
 RETRIES = 3
 """How often a change that met a newer version in the store is taken again before giving up."""
+
+HELD = 1000
+"""The most tables a server holds in memory. A copy is only a shortcut (the store has every
+game), so beyond this the least recently used are let go, except those in use (``busy``):
+a server running for months holds what is being played, not every game it ever served."""
 
 T = TypeVar("T")
 
@@ -154,7 +160,8 @@ class Tables:
     """Every table of the server.
 
     ``players`` makes computer players; ``dice`` rolls every die (tests script it); ``changed``
-    hears of every change kept.
+    hears of every change kept. At most ``held`` tables stay in memory: of the others, the least
+    recently used that ``busy`` does not claim are let go, and ``forgot`` hears of each.
     """
 
     def __init__(
@@ -163,13 +170,43 @@ class Tables:
         players: Players,
         dice: DiceSource | None = None,
         changed: Callable[[Change], None] | None = None,
+        *,
+        held: int = HELD,
+        busy: Callable[[str], bool] | None = None,
+        forgot: Callable[[str], None] | None = None,
     ) -> None:
         self._stores = stores
         self._players = players
         self._dice: DiceSource = dice if dice is not None else secrets.SystemRandom()
         self._changed = changed or (lambda change: None)
-        self._open: dict[str, Table] = {}
+        self._open: OrderedDict[str, Table] = OrderedDict()  # least recently used first
         self._by_saved: dict[int, str] = {}
+        self._held = held
+        self._busy = busy or (lambda table_id: False)
+        self._forgot = forgot or (lambda table_id: None)
+
+    @property
+    def held(self) -> int:
+        """How many tables are in memory now."""
+        return len(self._open)
+
+    def _hold(self, table: Table) -> None:
+        self._open[table.id] = table
+        self._open.move_to_end(table.id)
+        self._by_saved[table.saved_id] = table.id
+        excess = len(self._open) - self._held
+        for table_id in list(self._open):
+            if excess <= 0:
+                break
+            if table_id != table.id and not self._busy(table_id):
+                self._let_go(table_id)
+                excess -= 1
+
+    def _let_go(self, table_id: str) -> None:
+        table = self._open.pop(table_id, None)
+        if table is not None:
+            self._by_saved.pop(table.saved_id, None)
+            self._forgot(table_id)
 
     def listen(self, changed: Callable[[Change], None]) -> None:
         self._changed = changed
@@ -192,8 +229,7 @@ class Tables:
         table = Table(
             table_id, Session(session.game, session.seats, computer=self._players, keeper=keeper), digests
         )
-        self._open[table_id] = table
-        self._by_saved[saved.id] = table_id
+        self._hold(table)
         return NewTable(table, tokens)
 
     def get(self, table_id: str) -> Table:
@@ -202,10 +238,11 @@ class Tables:
         table = self._open.get(table_id)
         try:
             if table is not None and storage.games.version(_saved_id(table)) == table.version:
+                self._open.move_to_end(table_id)
                 return table
             return self._load(table_id)
         except SavedGameError as error:
-            self._open.pop(table_id, None)
+            self._let_go(table_id)
             raise Unsaved(f"game {table_id} cannot be loaded: {error}") from None
         except StorageError as error:
             raise Unsaved(f"game {table_id} cannot be loaded: {error.public}") from None
@@ -214,11 +251,14 @@ class Tables:
         storage = self._stores.get()
         found = storage.tables.find(table_id)
         if found is None:
-            self._open.pop(table_id, None)
+            self._let_go(table_id)
             raise NoSuchTable(f"there is no game {table_id!r}")
         saved_id, digests = found
-        # A finished game is no longer offered for resuming, but its table still shows it.
-        saved, game = storage.games.load(saved_id, self._dice, finished=True)
+        # A finished game is no longer offered for resuming, but its table still shows it. A copy
+        # held here (another process moved the game on) is carried on rather than replayed whole.
+        held = self._open.get(table_id)
+        known = held.session.game if held is not None and _saved_id(held) == saved_id else None
+        saved, game = storage.games.load(saved_id, self._dice, finished=True, known=known)
         seats = [Seat(name, level) for name, level in zip(saved.names, seat_levels(saved), strict=True)]
         keeper = StoreKeeper(storage, saved, policy=Policy.REFUSE, owner=OWNER)
         session = Session(
@@ -230,8 +270,7 @@ class Tables:
             hall_asked=saved.hall_asked,
         )
         table = Table(table_id, session, digests)
-        self._open[table_id] = table
-        self._by_saved[saved_id] = table_id
+        self._hold(table)
         return table
 
     def table_of(self, saved_id: int) -> str | None:
@@ -270,7 +309,8 @@ class Tables:
             raise Unsaved(error.public) from None
         if count:
             # The copies in memory are only a shortcut: an expired game is then "no such game".
-            self._open.clear()
+            for table_id in list(self._open):
+                self._let_go(table_id)
         return count
 
     def hall(self) -> tuple[HallEntry, ...]:
@@ -296,27 +336,26 @@ class Tables:
         held = self._open.get(table_id)
         if held is not None:
             before = held.version
+            # A stale copy stays held: get() below finds the store's version newer and carries
+            # the copy on to it.
             try:
                 result = work(held)
             except Stale:
-                self._open.pop(table_id, None)
                 if retries == 1:
                     raise
             except Exception:
                 if self.stored_version(table_id) == before:
                     raise  # the store's game refuses it too
-                self._open.pop(table_id, None)
             else:
                 if held.version != before or self.stored_version(table_id) == before:
+                    self._open.move_to_end(table_id)
                     return held, result, before
-                self._open.pop(table_id, None)
         for _ in range(retries):
             table = self.get(table_id)
             before = table.version
             try:
                 return table, work(table), before
             except Stale:
-                self._open.pop(table_id, None)
                 if retries == 1:
                     raise
         raise Unsaved("the game is changing too fast to keep this change; try again")

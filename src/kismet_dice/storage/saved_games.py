@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from kismet_dice.game import DiceSource, Game, RecordError
+from kismet_dice.game import DiceSource, Game, Record, RecordError
 from kismet_dice.storage.database import Connection, Database
 from kismet_dice.storage.errors import NotEligible, SavedGameError, VersionConflict
 from kismet_dice.storage.hall import Candidate, HallEntry
@@ -246,19 +246,26 @@ class SavedGames:
         return UnfinishedGames(tuple(games), tuple(unreadable))
 
     def load(
-        self, game_id: int, rng: DiceSource | None = None, *, finished: bool = False
+        self,
+        game_id: int,
+        rng: DiceSource | None = None,
+        *,
+        finished: bool = False,
+        known: Game | None = None,
     ) -> tuple[SavedGame, Game]:
         """A saved game, replayed through the rules; ``rng`` rolls from there on.
 
         Only an unfinished game, unless ``finished`` (to show a game that has ended). Raises
-        :class:`SavedGameError` when there is no such game or it fails to replay.
+        :class:`SavedGameError` when there is no such game or it fails to replay. ``known`` is
+        an earlier state of the game held by the caller: if the record continues it, only the
+        actions added since are replayed.
         """
         rows = self._database.read(f"SELECT {_COLUMNS} FROM saved_game WHERE id = ?", (game_id,))
         if not rows:
             raise SavedGameError(f"there is no saved game {game_id}")
         if rows[0][6] is not None and not finished:
             raise SavedGameError(f"saved game {game_id} is already over")
-        return _load(rows[0], rng)
+        return _load(rows[0], rng, known)
 
     def discard(self, game_id: int) -> bool:
         """Delete a saved game; whether there was one."""
@@ -412,12 +419,14 @@ def _stored_seats(text: object) -> tuple[int, ...]:
     return tuple(seats)
 
 
-def _load(row: tuple[object, ...], rng: DiceSource | None = None) -> tuple[SavedGame, Game]:
+def _load(
+    row: tuple[object, ...], rng: DiceSource | None = None, known: Game | None = None
+) -> tuple[SavedGame, Game]:
     game_id, record, computer, assisted, started, saved, finished, version, owner, hall_asked = row
     try:
         flags = _stored_flags(computer)
         asked = _stored_seats(hall_asked)
-        game = Game.from_json(str(record), rng=rng)
+        game = _replayed(str(record), rng, known)
         if len(flags) != len(game.names):
             raise SavedGameError(f"it flags {len(flags)} seats for {len(game.names)} players")
         if game.is_over != (finished is not None):
@@ -439,6 +448,18 @@ def _load(row: tuple[object, ...], rng: DiceSource | None = None) -> tuple[Saved
         hall_asked=asked,
     )
     return summary, game
+
+
+def _replayed(text: str, rng: DiceSource | None, known: Game | None) -> Game:
+    """The game of a stored record: ``known`` carried on if the record continues it, else the
+    whole record replayed."""
+    if known is None:
+        return Game.from_json(text, rng=rng)
+    record = Record.from_json(text)
+    try:
+        return known.continued(record, rng)
+    except RecordError:
+        return Game.from_record(record, rng)
 
 
 def _summary(

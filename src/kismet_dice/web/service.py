@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kismet_dice.game import DiceSource
-from kismet_dice.session import COMPUTER_PACE, HallChances, Told
+from kismet_dice.session import COMPUTER_PACE, MAX_SEATS, HallChances, Told
 from kismet_dice.session.tables import Change, Stores, Table, Tables
 from kismet_dice.storage import Listener
 from kismet_dice.strategy import Advisor, Computer, ComputerPlayer, Goal, Level
@@ -83,7 +83,14 @@ class WebService:
         self.hub = Hub()
         # Advice's chances of a Hall of Fame total, remembered for every table of this process.
         self.hall_chances = HallChances(self.computer)
-        self.tables = Tables(self.stores, self._player, settings.dice, changed=self._publish)
+        self.tables = Tables(
+            self.stores,
+            self._player,
+            settings.dice,
+            changed=self._publish,
+            busy=self._busy,
+            forgot=self._forget,
+        )
         self.readiness = Readiness(self.computer, announce=self._announce_computer)
         # The target player's futures take minutes the first time: ready on their own, later.
         self.target_readiness = Readiness(
@@ -103,6 +110,19 @@ class WebService:
         self._persons_turn: dict[str, int] = {}
         self._listener: Listener | None = None
         self._sweeping: asyncio.Task[None] | None = None
+
+    def _busy(self, table_id: str) -> bool:
+        """A table in use here: pages follow it, or its computer is playing."""
+        return bool(self.hub.pages(table_id)) or self.turns.playing(table_id)
+
+    def _forget(self, table_id: str) -> None:
+        """A table no longer held in memory: what was drawn of it goes too."""
+        self._told.pop(table_id, None)
+        self._events.pop(table_id, None)
+        self._turns.pop(table_id, None)
+        self._persons_turn.pop(table_id, None)
+        for seat in range(MAX_SEATS):
+            self._sheets.pop((table_id, seat), None)
 
     def _player(self, level: Level, goal: Goal) -> ComputerPlayer:
         # Only asked at a computer's first move, and a hard one is asked only once the table is loaded

@@ -41,14 +41,19 @@ def die_view(face: int) -> DieView:
 
 
 def player_view(table: Table, seat: int) -> PlayerView:
+    # Built without validation (model_construct): every value comes from the engine's own sheet,
+    # and a page's update draws a sheet or two at every action.
     game = table.session.game
     sheet = game.sheet(seat)
     options = game.options() if seat == game.current_player else {}
-    return PlayerView(
+    return PlayerView.model_construct(
         seat=seat,
         name=game.names[seat],
         computer=table.session.seats[seat].level,
-        sheet=[BoxView(box=box, label=box.label, points=sheet[box], option=options.get(box)) for box in Box],
+        sheet=[
+            BoxView.model_construct(box=box, label=box.label, points=points, option=options.get(box))
+            for box, points in zip(Box, sheet.entries, strict=True)
+        ],
         basic_total=sheet.basic_total,
         bonus=sheet.bonus,
         points_to_next_bonus=sheet.points_to_next_bonus,
