@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kismet_dice import Box, Game, RecordError
-from kismet_dice.game import HouseRules, Record, Rolled, RollOff, Scored, ScriptedDice, ScriptExhausted
+from kismet_dice.game import HouseRules, Record, Roll, Rolled, RollOff, Scored, ScriptedDice, ScriptExhausted
 
 from .test_illegal_actions import snapshot
 from .test_records import base, played
@@ -269,3 +269,12 @@ def test_a_game_written_after_every_action_writes_its_records_json(seed: int, pl
             game = trial
         assert game.to_json() == game.record().to_json()
     assert Game.from_json(game.to_json()).to_json() == game.to_json()
+
+
+@given(st.integers(0, 10_000), st.integers(1, 4), st.integers(0, 300))
+@settings(max_examples=25, deadline=None)
+def test_may_roll_and_may_hold_say_what_the_legal_actions_hold(seed: int, players: int, actions: int) -> None:
+    game = played(seed, players, actions)
+    rolls = [action for action in game.legal_actions() if isinstance(action, Roll)]
+    assert game.may_roll == bool(rolls)
+    assert game.may_hold == any(action.hold for action in rolls)

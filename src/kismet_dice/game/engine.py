@@ -196,6 +196,22 @@ class Game:
         every = _scores(self._dice)
         return {box: every[box.value - 1] for box in sheet.open_boxes}
 
+    @property
+    def may_roll(self) -> bool:
+        """Whether the current player may roll now: a :class:`Roll` is among :meth:`legal_actions`.
+
+        >>> from kismet_dice.game import ScriptedDice
+        >>> game = Game(["Ann"], rng=ScriptedDice([1, 2, 3, 4, 5, 6]))
+        >>> game.may_roll, game.may_hold
+        (True, False)
+        """
+        return self._current is not None and (not self._dice or self._rolls_left > 0)
+
+    @property
+    def may_hold(self) -> bool:
+        """Whether dice may be held for that roll: the dice are on the table and a roll is left."""
+        return self._current is not None and bool(self._dice) and self._rolls_left > 0
+
     def legal_actions(self) -> tuple[Action, ...]:
         """Every action the current player may take: the rolls (by held positions), then the boxes."""
         if self._current is None:

@@ -334,6 +334,13 @@ class WebService:
         loop = asyncio.get_running_loop()
 
         def heard(game_id: int, version: int) -> None:  # on the listener's thread
+            # This process's own changes come back too, mostly after their pages were told: those
+            # are let go here rather than waking the event loop for nothing. (Only reads of dicts
+            # the loop writes; whatever passes is looked at again on the loop.)
+            table_id = self.tables.table_of(game_id)
+            known = None if table_id is None else self._told.get(table_id)
+            if table_id is None or (known is not None and known[0] >= version):
+                return
             with contextlib.suppress(RuntimeError):  # the loop closed: nothing left to tell
                 loop.call_soon_threadsafe(self._heard, game_id, version)
 

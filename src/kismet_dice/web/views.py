@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from pydantic_core import to_json
 
-from kismet_dice.game import Roll, Rolled, RollOff, Scored
+from kismet_dice.game import Rolled, RollOff, Scored
 from kismet_dice.rules import Box, Dice, colour_of
 from kismet_dice.session import HallAdvice, Told, narration
 from kismet_dice.session.tables import Change, Table
@@ -37,7 +37,7 @@ from kismet_dice.web.schemas import (
 
 def die_view(face: int) -> DieView:
     colour = colour_of(face)
-    return DieView.model_validate({"face": face, "colour": colour.value, "letter": colour.letter})
+    return DieView.model_construct(face=face, colour=colour.value, letter=colour.letter)
 
 
 def player_view(table: Table, seat: int) -> PlayerView:
@@ -104,15 +104,14 @@ def turn_fields(
 ) -> dict[str, object]:
     session = table.session
     game = session.game
-    rolls = [action for action in game.legal_actions() if isinstance(action, Roll)]
     return {
         "round": game.round,
         "leader": game.leader,
         "current_player": game.current_player,
         "dice": [die_view(face) for face in game.dice],
         "rolls_left": game.rolls_left,
-        "may_roll": bool(rolls),
-        "may_hold": any(action.hold for action in rolls),
+        "may_roll": game.may_roll,
+        "may_hold": game.may_hold,
         "over": game.is_over,
         "winners": list(game.winners),
         "result": session.result() if game.is_over else None,
@@ -133,7 +132,8 @@ def turn_view(
     task: ComputerTask | None = None,
     progress: float | None = None,
 ) -> TurnView:
-    return TurnView.model_validate(turn_fields(table, computer, problem, task, progress))
+    # Built without validation: the fields are the engine's and the session's own values.
+    return TurnView.model_construct(None, **turn_fields(table, computer, problem, task, progress))
 
 
 def game_view(
