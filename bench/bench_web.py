@@ -8,6 +8,11 @@ cluster from the system's binaries, as the tests start it). For each: actions pe
 answered, p50/p99 answer time of an action, server CPU per action (the processor time of the
 server and its workers, from /proc, over the load alone), and the messages the watchers got.
 
+The reference, measured in the same run with the same players and no watchers, is
+``floor_app.py`` under uvicorn: FastAPI answering the same requests with a fixed view, keeping
+no game. The machine is shared and noisy; each server's CPU per action is also printed as a
+multiple of the reference's.
+
 Run: ``PYTHONPATH=src .venv/bin/python bench/bench_web.py [--games 20] [--watchers 3] [--rate 100]
 [--seconds 15]``. The load stays on loopback and ends after ``--seconds``.
 """
@@ -19,6 +24,7 @@ import asyncio
 import contextlib
 import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -31,7 +37,7 @@ from websockets.asyncio.client import connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests.support: the servers, PostgreSQL
 from tests.support.postgres import Cluster
-from tests.support.processes import Server
+from tests.support.processes import Server, free_port
 
 TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -95,7 +101,7 @@ async def play(
 
 
 async def run_load(
-    server: Server, games: int, watchers: int, rate: float, seconds: float
+    server: Server | Floor, games: int, watchers: int, rate: float, seconds: float
 ) -> dict[str, float]:
     load = Load()
     stop = asyncio.Event()
@@ -139,6 +145,36 @@ async def run_load(
     }
 
 
+class Floor:
+    """The reference app (floor_app.py) under uvicorn, as a server of this benchmark."""
+
+    def __init__(self) -> None:
+        port = free_port()
+        self.url = f"http://127.0.0.1:{port}"
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "uvicorn", "floor_app:app", "--port", str(port), "--no-access-log"],
+            cwd=Path(__file__).parent,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 30
+        while True:
+            with contextlib.suppress(httpx2.TransportError):
+                if httpx2.get(f"{self.url}/api/games/g0").status_code == 200:
+                    return
+            if time.monotonic() > deadline or self.process.poll() is not None:
+                raise RuntimeError("the reference app did not start")
+            time.sleep(0.1)
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20)
@@ -149,8 +185,14 @@ def main() -> int:
     if not (1 <= options.games <= 200 and 0 <= options.watchers <= 10 and options.seconds <= 120):
         parser.error("keep the load bounded: games 1-200, watchers 0-10, seconds up to 120")
 
+    floor = Floor()
+    try:
+        reference = asyncio.run(run_load(floor, options.games, 0, options.rate, options.seconds))
+    finally:
+        floor.stop()
+    print("reference", {key: round(value, 2) for key, value in reference.items()}, flush=True)
     cluster = Cluster.start()
-    rows = []
+    rows = [("Reference: FastAPI answering, no game, no watchers", reference)]
     try:
         for name, arguments in (
             ("1 process, SQLite", ()),
@@ -174,12 +216,13 @@ def main() -> int:
         f"\n{options.games} games, {options.watchers} watchers each, {options.rate:g} actions/s asked, "
         f"{options.seconds:g} s, {os.cpu_count()} cores\n"
     )
-    print("| Server | Actions/s | p50 (ms) | p99 (ms) | Server CPU per action (ms) |")
-    print("|---|---:|---:|---:|---:|")
+    print("| Server | Actions/s | p50 (ms) | p99 (ms) | Server CPU per action (ms) | x reference |")
+    print("|---|---:|---:|---:|---:|---:|")
     for name, figures in rows:
+        ratio = figures["cpu_ms_per_action"] / reference["cpu_ms_per_action"]
         print(
             f"| {name} | {figures['actions_per_second']:.0f} | {figures['p50_ms']:.1f} | "
-            f"{figures['p99_ms']:.1f} | {figures['cpu_ms_per_action']:.2f} |"
+            f"{figures['p99_ms']:.1f} | {figures['cpu_ms_per_action']:.2f} | {ratio:.1f} |"
         )
     return 0
 

@@ -10,7 +10,6 @@ import secrets
 import unicodedata
 from collections.abc import Iterable, Sequence
 from copy import copy as shallow_copy
-from functools import lru_cache
 
 from kismet_dice.game.dice_source import DiceSource, ScriptedDice, ScriptExhausted
 from kismet_dice.game.events import (
@@ -193,8 +192,8 @@ class Game:
         if self._current is None or not self._dice:
             return {}
         sheet = self._sheets[self._current]
-        every = _scores(self._dice)
-        return {box: every[box.value - 1] for box in sheet.open_boxes}
+        every = scores(self._dice)
+        return {box: every[box] for box in sheet.open_boxes}
 
     @property
     def may_roll(self) -> bool:
@@ -488,10 +487,3 @@ class Game:
                     raise RecordError(
                         f"{where}: {action.box.name} scores {points} with those dice, not {action.points}"
                     )
-
-
-@lru_cache(maxsize=1024)
-def _scores(dice: Dice) -> tuple[int, ...]:
-    """What ``dice`` (the engine's own, already checked) score in every box, in sheet order: asked
-    for at every view of a turn, and the same dice come up again and again."""
-    return tuple(scores(dice).values())

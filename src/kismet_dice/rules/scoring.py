@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from typing import Final
 
 from kismet_dice.rules.boxes import Box, Section
@@ -102,8 +103,14 @@ def scores(dice: Sequence[int]) -> dict[Box, int]:
     >>> scores((1, 1, 1, 6, 6))[Box.FULL_HOUSE_SAME_COLOR]
     35
     """
-    faces = check_dice(dice)
-    return {box: score(box, faces) for box in Box}
+    return dict(_scores(tuple(sorted(check_dice(dice)))))
+
+
+@cache
+def _scores(faces: tuple[int, ...]) -> tuple[tuple[Box, int], ...]:
+    # What five dice score depends on their faces alone (a face has one colour), in any order: the
+    # 252 sets of faces are each worked out once. Every view of a turn asks.
+    return tuple((box, score(box, faces)) for box in Box)
 
 
 def bonus(basic_total: int) -> int:

@@ -78,6 +78,8 @@ class Session:
         self._goal = 0
         self._assisted = assisted
         self._hall_asked = frozenset(hall_asked)
+        # The last action's events, told: (the game it left, where they start, its length), the told.
+        self._told: tuple[tuple[Game, int, int], tuple[Told, ...]] | None = None
         self._standings: tuple[str, ...] | None = None  # once the game is over (then never changes)
 
     @classmethod
@@ -134,7 +136,12 @@ class Session:
 
     def story(self, start: int = 0) -> tuple[Told, ...]:
         """What happened from history event ``start`` on, in sentences."""
-        return narration.story(self._game, start)
+        game = self._game
+        if self._told is not None:
+            (told_game, told_start, length), told = self._told
+            if told_game is game and told_start == start and length == len(game.history):
+                return told  # the last action's events, told when it was taken
+        return narration.story(game, start)
 
     def result(self) -> str:
         """Who won, in words, once the game is over."""
@@ -216,7 +223,9 @@ class Session:
         trial.apply(action)
         self.keeper.keep(trial, levels=self.levels, assisted=self._assisted)
         self._game = trial
-        return narration.story(trial, start)
+        told = narration.story(trial, start)
+        self._told = ((trial, start, len(trial.history)), told)
+        return told
 
     def advise(self, seat: int, advisor: Advisor) -> tuple[Option, ...]:
         """The advisor's options for ``seat``'s dice, best first; the game is marked assisted for good.

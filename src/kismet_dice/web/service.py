@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import logging
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 from kismet_dice.game import DiceSource
@@ -26,7 +27,7 @@ from kismet_dice.web.views import (
     event_view,
     game_json,
     game_view,
-    player_view,
+    player_json,
     touched,
     turn_view,
     update_json,
@@ -51,12 +52,16 @@ class _History:
 
 @dataclass(frozen=True)
 class _Sheet:
-    """A seat's sheet drawn, and what it was drawn from: its name, level, entries and (for the
-    player whose turn it is) the dice its options come from."""
+    """A seat's sheet drawn (its JSON), and what it was drawn from: its name, level, entries and
+    (for the player whose turn it is) the dice its options come from."""
 
     drawn_from: tuple[object, ...]
-    view: PlayerView
     encoded: str
+
+    @cached_property
+    def view(self) -> PlayerView:
+        """The sheet as a view, for the few answers that are not put together from JSON."""
+        return PlayerView.model_validate_json(self.encoded)
 
 
 @dataclass(frozen=True)
@@ -196,8 +201,7 @@ class WebService:
         )
         kept = self._sheets.get((table.id, seat))
         if kept is None or kept.drawn_from != drawn_from:
-            view = player_view(table, seat)
-            kept = self._sheets[(table.id, seat)] = _Sheet(drawn_from, view, view.model_dump_json())
+            kept = self._sheets[(table.id, seat)] = _Sheet(drawn_from, player_json(table, seat))
         return kept
 
     def _turn(self, table: Table) -> str:

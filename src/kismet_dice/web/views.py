@@ -7,6 +7,7 @@ the same words as the terminal and plain text; the pages write no game sentences
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from typing import Final
 
 from pydantic_core import to_json
 
@@ -59,6 +60,37 @@ def player_view(table: Table, seat: int) -> PlayerView:
         points_to_next_bonus=sheet.points_to_next_bonus,
         kismet_total=sheet.kismet_total,
         total=sheet.total,
+    )
+
+
+_BOX_OPENINGS: Final = {
+    box: f'{{"box":{to_json(box.name).decode()},"label":{to_json(box.label).decode()},"points":'
+    for box in Box
+}
+
+
+def _number(value: int | None) -> str:
+    return "null" if value is None else str(value)
+
+
+def player_json(table: Table, seat: int) -> str:
+    """``player_view(table, seat).model_dump_json()``, written directly: the live pages are sent a
+    sheet or two at every action, and the schema's fields are few and fixed (a test holds the two
+    to the same bytes)."""
+    game = table.session.game
+    sheet = game.sheet(seat)
+    options = game.options() if seat == game.current_player else {}
+    level = table.session.seats[seat].level
+    boxes = ",".join(
+        f'{_BOX_OPENINGS[box]}{_number(points)},"option":{_number(options.get(box))}}}'
+        for box, points in zip(Box, sheet.entries, strict=True)
+    )
+    return (
+        f'{{"seat":{seat},"name":{to_json(game.names[seat]).decode()},'
+        f'"computer":{"null" if level is None else to_json(level.value).decode()},"sheet":[{boxes}],'
+        f'"basic_total":{sheet.basic_total},"bonus":{sheet.bonus},'
+        f'"points_to_next_bonus":{_number(sheet.points_to_next_bonus)},'
+        f'"kismet_total":{sheet.kismet_total},"total":{sheet.total}}}'
     )
 
 

@@ -1,0 +1,36 @@
+"""The sheets sent at every action are written as JSON directly: byte for byte what the schema writes."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kismet_dice.game import Game
+from kismet_dice.session import Seat, Session
+from kismet_dice.session.tables import Table
+from kismet_dice.strategy import ComputerPlayer, Goal, Level
+from kismet_dice.web.views import player_json, player_view
+
+NAMES = ("Ann", 'Zoë "the Dice" Ölund', "李雷", "Bo\\b")
+
+
+def no_moves(level: Level, goal: Goal) -> ComputerPlayer:
+    raise AssertionError("no computer moves here")
+
+
+@given(st.integers(0, 10_000), st.integers(1, 4), st.integers(0, 300))
+@settings(max_examples=30, deadline=None)
+def test_a_sheet_written_directly_is_the_schemas_json_of_it(seed: int, players: int, actions: int) -> None:
+    rng = random.Random(seed)
+    game = Game(NAMES[:players], rng=rng)
+    for _ in range(actions):
+        if game.is_over:
+            break
+        game.apply(rng.choice(game.legal_actions()))
+    levels = [None, Level.HARD, None, Level.EASY][:players]
+    seats = [Seat(name, level) for name, level in zip(game.names, levels, strict=True)]
+    table = Table("t", Session(game, seats, computer=no_moves), [""] * players)
+    for seat in range(players):
+        assert player_json(table, seat) == player_view(table, seat).model_dump_json()
