@@ -1,4 +1,5 @@
-"""The sheets sent at every action are written as JSON directly: byte for byte what the schema writes."""
+"""The sheets and the turn sent at every action are written as JSON directly: byte for byte what
+the schema writes."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ from kismet_dice.game import Game
 from kismet_dice.session import Seat, Session
 from kismet_dice.session.tables import Table
 from kismet_dice.strategy import ComputerPlayer, Goal, Level
-from kismet_dice.web.views import player_json, player_view
+from kismet_dice.web.schemas import ComputerState, ComputerTask
+from kismet_dice.web.views import player_json, player_view, turn_json, turn_view
 
 NAMES = ("Ann", 'Zoë "the Dice" Ölund', "李雷", "Bo\\b")
 
@@ -34,3 +36,32 @@ def test_a_sheet_written_directly_is_the_schemas_json_of_it(seed: int, players: 
     table = Table("t", Session(game, seats, computer=no_moves), [""] * players)
     for seat in range(players):
         assert player_json(table, seat) == player_view(table, seat).model_dump_json()
+
+
+@given(
+    st.integers(0, 10_000),
+    st.integers(1, 4),
+    st.integers(0, 300),
+    st.sampled_from(["not_loaded", "getting_ready", "ready", "unavailable"]),
+    st.sampled_from([None, "strategy", "futures"]),
+    st.none() | st.floats(0, 1),
+)
+@settings(max_examples=40, deadline=None)
+def test_a_turn_written_in_one_call_is_the_schemas_json_of_it(
+    seed: int,
+    players: int,
+    actions: int,
+    computer: ComputerState,
+    task: ComputerTask | None,
+    done: float | None,
+) -> None:
+    rng = random.Random(seed)
+    game = Game(NAMES[:players], rng=rng)
+    for _ in range(actions):
+        if game.is_over:
+            break
+        game.apply(rng.choice(game.legal_actions()))
+    table = Table("t", Session(game, [Seat(name) for name in game.names]), [""] * players)
+    problem = "the table could not be loaded"
+    written = turn_json(table, computer, problem, task, done)
+    assert written == turn_view(table, computer, problem, task, done).model_dump_json()

@@ -29,7 +29,7 @@ from kismet_dice.web.views import (
     game_view,
     player_json,
     touched,
-    turn_view,
+    turn_json,
     update_json,
 )
 
@@ -214,7 +214,7 @@ class WebService:
         kept = self._turns.get(table.id)
         if kept is not None and kept[0] == key:
             return kept[1]
-        encoded = turn_view(table, readiness.state, readiness.problem, task, progress).model_dump_json()
+        encoded = turn_json(table, readiness.state, readiness.problem, task, progress)
         if table.session.game.is_over:
             self._turns.pop(table.id, None)
         else:

@@ -22,7 +22,6 @@ from kismet_dice.web.schemas import (
     ComputerState,
     ComputerTask,
     DecisionView,
-    DieView,
     EventView,
     GameView,
     HallChancesView,
@@ -36,9 +35,9 @@ from kismet_dice.web.schemas import (
 )
 
 
-def die_view(face: int) -> DieView:
+def _die(face: int) -> dict[str, object]:
     colour = colour_of(face)
-    return DieView.model_construct(face=face, colour=colour.value, letter=colour.letter)
+    return {"face": face, "colour": colour.value, "letter": colour.letter}
 
 
 def player_view(table: Table, seat: int) -> PlayerView:
@@ -140,7 +139,7 @@ def turn_fields(
         "round": game.round,
         "leader": game.leader,
         "current_player": game.current_player,
-        "dice": [die_view(face) for face in game.dice],
+        "dice": [_die(face) for face in game.dice],
         "rolls_left": game.rolls_left,
         "may_roll": game.may_roll,
         "may_hold": game.may_hold,
@@ -164,8 +163,19 @@ def turn_view(
     task: ComputerTask | None = None,
     progress: float | None = None,
 ) -> TurnView:
-    # Built without validation: the fields are the engine's and the session's own values.
-    return TurnView.model_construct(None, **turn_fields(table, computer, problem, task, progress))
+    return TurnView.model_validate(turn_fields(table, computer, problem, task, progress))
+
+
+def turn_json(
+    table: Table,
+    computer: ComputerState,
+    problem: str | None = None,
+    task: ComputerTask | None = None,
+    progress: float | None = None,
+) -> str:
+    """``turn_view(...).model_dump_json()``, written from the plain fields in one call: the turn
+    goes with every action's answer and update (a test holds the two to the same bytes)."""
+    return to_json(turn_fields(table, computer, problem, task, progress)).decode()
 
 
 def game_view(
