@@ -1,4 +1,4 @@
-"""The sheets and the turn sent at every action are written as JSON directly: byte for byte what
+"""The sheets, the turn and the events sent at every action are written as JSON directly: byte for byte what
 the schema writes."""
 
 from __future__ import annotations
@@ -8,12 +8,13 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kismet_dice.game import Game
-from kismet_dice.session import Seat, Session
+from kismet_dice.game import Game, Roll, Score, ScriptedDice, SecondKismet
+from kismet_dice.rules import Box
+from kismet_dice.session import Seat, Session, narration
 from kismet_dice.session.tables import Table
 from kismet_dice.strategy import ComputerPlayer, Goal, Level
 from kismet_dice.web.schemas import ComputerState, ComputerTask
-from kismet_dice.web.views import player_json, player_view, turn_json, turn_view
+from kismet_dice.web.views import event_json, event_view, player_json, player_view, turn_json, turn_view
 
 NAMES = ("Ann", 'Zoë "the Dice" Ölund', "李雷", "Bo\\b")
 
@@ -65,3 +66,27 @@ def test_a_turn_written_in_one_call_is_the_schemas_json_of_it(
     problem = "the table could not be loaded"
     written = turn_json(table, computer, problem, task, done)
     assert written == turn_view(table, computer, problem, task, done).model_dump_json()
+
+
+@given(st.integers(0, 10_000), st.integers(1, 4), st.integers(0, 300))
+@settings(max_examples=25, deadline=None)
+def test_an_event_written_in_one_call_is_the_schemas_json_of_it(
+    seed: int, players: int, actions: int
+) -> None:
+    rng = random.Random(seed)
+    game = Game(NAMES[:players], rng=rng)
+    for _ in range(actions):
+        if game.is_over:
+            break
+        game.apply(rng.choice(game.legal_actions()))
+    for told in (*narration.story(game), *narration.story(second_kismet_game())):
+        assert event_json(told) == event_view(told).model_dump_json()
+
+
+def second_kismet_game() -> Game:
+    game = Game(["Ann", "Bob"], rng=ScriptedDice([6, 2, 5, 5, 5, 5, 5, 1, 2, 3, 4, 6, 5, 5, 5, 5, 5, 5]))
+    for action in (Roll(), Score(Box.KISMET), Roll(), Roll((0, 1, 2, 3)), Score(Box.YARBOROUGH), Roll()):
+        game.apply(action)
+    game.apply(Score(Box.FIVES))
+    assert any(isinstance(event, SecondKismet) for event in game.history)
+    return game

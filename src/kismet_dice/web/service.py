@@ -15,7 +15,7 @@ from functools import cached_property
 from pathlib import Path
 
 from kismet_dice.game import DiceSource
-from kismet_dice.session import COMPUTER_PACE, MAX_SEATS, HallChances, Told
+from kismet_dice.session import COMPUTER_PACE, MAX_SEATS, HallChances
 from kismet_dice.session.tables import Change, Stores, Table, Tables
 from kismet_dice.storage import Listener
 from kismet_dice.strategy import Advisor, Computer, ComputerPlayer, Goal, Level
@@ -24,7 +24,7 @@ from kismet_dice.web.errors import message_of, status_of
 from kismet_dice.web.live import Hub
 from kismet_dice.web.schemas import ErrorMessage, EventView, GameView, PlayerView, PresenceMessage
 from kismet_dice.web.views import (
-    event_view,
+    event_json,
     game_json,
     game_view,
     player_json,
@@ -41,13 +41,16 @@ SWEEP_SECONDS = 2.0
 
 @dataclass
 class _History:
-    """A table's events drawn so far: the history's length then, the view and the JSON of each
-    event told, and the views by their place in the history (not every event is told)."""
+    """A table's events drawn so far: the history's length then, the JSON of each event told, and
+    their places in that list by their place in the history (not every event is told)."""
 
     length: int = 0
-    views: list[EventView] = field(default_factory=list)
     encoded: list[str] = field(default_factory=list)
-    at: dict[int, int] = field(default_factory=dict)  # an event's place in the history -> in the lists
+    at: dict[int, int] = field(default_factory=dict)  # an event's place in the history -> in the list
+
+    def views(self) -> list[EventView]:
+        """The events as views, for the few answers that are not put together from JSON."""
+        return [EventView.model_validate_json(text) for text in self.encoded]
 
 
 @dataclass(frozen=True)
@@ -149,7 +152,7 @@ class WebService:
             table,
             readiness.state,
             readiness.problem,
-            self._history(table).views,
+            self._history(table).views(),
             self._player_view,
             readiness.task,
             readiness.progress,
@@ -182,10 +185,8 @@ class WebService:
             kept = self._events[table.id] = _History()
         if kept.length < length:
             for told in table.session.story(kept.length):
-                view = event_view(told)
-                kept.views.append(view)
-                kept.encoded.append(view.model_dump_json())
-                kept.at[told.index] = len(kept.views) - 1
+                kept.encoded.append(event_json(told))
+                kept.at[told.index] = len(kept.encoded) - 1
             kept.length = length
         return kept
 
@@ -248,7 +249,7 @@ class WebService:
             change = Change(table, known[0], table.session.story(known[1]), change.news)
         history = self._history(table)
         events = [
-            history.encoded[history.at[told.index]] if told.index in history.at else _encoded(told)
+            history.encoded[history.at[told.index]] if told.index in history.at else event_json(told)
             for told in change.told
         ]
         message = update_json(
@@ -413,7 +414,3 @@ class WebService:
             finally:
                 if not self.turns.playing(table_id):
                     self.claims.release(saved_id)
-
-
-def _encoded(told: Told) -> str:
-    return event_view(told).model_dump_json()
