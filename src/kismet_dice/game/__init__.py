@@ -3,7 +3,7 @@
 Imports only :mod:`kismet_dice.rules`.
 """
 
-from kismet_dice.game.dice_source import DiceSource, ScriptedDice, ScriptExhausted
+from kismet_dice.game.dice_source import DiceSource, ScriptedDice, ScriptExhausted, SystemDice
 from kismet_dice.game.engine import MAX_NAME_LENGTH, ROLLS_PER_TURN, Game, check_name
 from kismet_dice.game.events import (
     Action,
@@ -38,5 +38,6 @@ __all__ = [
     "ScriptExhausted",
     "ScriptedDice",
     "SecondKismet",
+    "SystemDice",
     "check_name",
 ]

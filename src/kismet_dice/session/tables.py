@@ -23,7 +23,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TypeVar
 
-from kismet_dice.game import Action, DiceSource
+from kismet_dice.game import Action, DiceSource, SystemDice
 from kismet_dice.session.keeping import Policy, Stale, StoreKeeper, Unsaved
 from kismet_dice.session.narration import Told
 from kismet_dice.session.seats import Seat, Setup
@@ -177,7 +177,7 @@ class Tables:
     ) -> None:
         self._stores = stores
         self._players = players
-        self._dice: DiceSource = dice if dice is not None else secrets.SystemRandom()
+        self._dice: DiceSource = dice if dice is not None else SystemDice()
         self._changed = changed or (lambda change: None)
         self._open: OrderedDict[str, Table] = OrderedDict()  # least recently used first
         self._by_saved: dict[int, str] = {}
