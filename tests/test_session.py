@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kismet_dice.game import Game, Roll, Score, ScriptedDice, SecondKismet
+from kismet_dice.game import Game, Roll, Score, ScriptedDice
 from kismet_dice.rules import Box, IllegalAction
 from kismet_dice.session import (
     BadSetup,
@@ -29,7 +29,12 @@ from kismet_dice.session import (
 from kismet_dice.storage import Storage
 from kismet_dice.strategy import Computer, Level, StrategyTable, kismet_rules
 from kismet_dice.strategy.distribution import Distribution, distribution_path, save
-from tests.support.games import finished_two_player_game, hall_with_one_place_between
+from tests.support.games import (
+    finished_two_player_game,
+    hall_with_one_place_between,
+    random_game,
+    second_kismet_game,
+)
 
 
 def session_of(game: Game, *levels: Level | None) -> Session:
@@ -197,30 +202,6 @@ def test_the_end_of_a_game_says_how_each_total_compares_with_perfect_play(storag
         f"Ann's {ann} beats {(ann - 50) / 200:.0%} of perfect games.",
         f"Bob's {bob} beats {(bob - 50) / 200:.0%} of perfect games.",
     )
-
-
-def random_game(seed: int, players: int, actions: int) -> Game:
-    rng = random.Random(seed)
-    game = Game([f"P{n}" for n in range(players)], rng=rng)
-    for _ in range(actions):
-        if game.is_over:
-            break
-        game.apply(rng.choice(game.legal_actions()))
-    return game
-
-
-def second_kismet_game() -> Game:
-    # Ann's five fives, Bob's 1 2 3 4 5 into Yarborough, Ann's five fives again: Bob loses a turn.
-    game = Game(["Ann", "Bob"], rng=ScriptedDice([6, 2, 5, 5, 5, 5, 5, 1, 2, 3, 4, 6, 5, 5, 5, 5, 5, 5]))
-    game.roll()
-    game.score(Box.KISMET)
-    game.roll()
-    game.roll([0, 1, 2, 3])
-    game.score(Box.YARBOROUGH)
-    game.roll()
-    game.score(Box.FIVES)
-    assert any(isinstance(event, SecondKismet) for event in game.history)
-    return game
 
 
 @given(st.integers(0, 10_000), st.integers(1, 4), st.integers(0, 300))

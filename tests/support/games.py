@@ -3,10 +3,11 @@ way to play, so a test and a child process can play the very same game."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 
 from kismet_dice import Box, Game
-from kismet_dice.game import Roll, Score, ScriptedDice
+from kismet_dice.game import Roll, Score, ScriptedDice, SecondKismet
 from kismet_dice.session import Seat, Session, Setup, local_session
 from kismet_dice.storage import Storage
 
@@ -90,3 +91,26 @@ def fill_hall(storage: Storage, totals: Sequence[int]) -> None:
     """Hall of Fame entries with ``totals``, as games of one player."""
     for number, total in enumerate(totals):
         storage.hall.submit(f"P{number}", total, players=1, computer=False, assisted=False)
+
+
+def random_game(seed: int, players: int, actions: int, names: Sequence[str] = ()) -> Game:
+    """A game of ``players`` (named ``names``, else P0, P1, ...) after up to ``actions`` legal
+    actions chosen at random from ``seed``; the dice come from the same generator."""
+    rng = random.Random(seed)
+    game = Game(list(names[:players]) or [f"P{n}" for n in range(players)], rng=rng)
+    for _ in range(actions):
+        if game.is_over:
+            break
+        game.apply(rng.choice(game.legal_actions()))
+    return game
+
+
+def second_kismet_game() -> Game:
+    """Ann's five fives in Kismet, Bob's 1 2 3 4 5 in Yarborough, then Ann's turn ends on five
+    fives again: her second Kismet, which costs Bob a turn."""
+    game = Game(["Ann", "Bob"], rng=ScriptedDice([6, 2, 5, 5, 5, 5, 5, 1, 2, 3, 4, 6, 5, 5, 5, 5, 5, 5]))
+    for action in (Roll(), Score(Box.KISMET), Roll(), Roll((0, 1, 2, 3)), Score(Box.YARBOROUGH), Roll()):
+        game.apply(action)
+    game.apply(Score(Box.FIVES))
+    assert any(isinstance(event, SecondKismet) for event in game.history)
+    return game

@@ -1,20 +1,17 @@
-"""The sheets, the turn and the events sent at every action are written as JSON directly: byte for byte what
-the schema writes."""
+"""The sheets, the turn and the events sent at every action are written as JSON directly: byte
+for byte what the schema writes."""
 
 from __future__ import annotations
-
-import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kismet_dice.game import Game, Roll, Score, ScriptedDice, SecondKismet
-from kismet_dice.rules import Box
 from kismet_dice.session import Seat, Session, narration
 from kismet_dice.session.tables import Table
 from kismet_dice.strategy import ComputerPlayer, Goal, Level
 from kismet_dice.web.schemas import ComputerState, ComputerTask
 from kismet_dice.web.views import event_json, event_view, player_json, player_view, turn_json, turn_view
+from tests.support.games import random_game, second_kismet_game
 
 NAMES = ("Ann", 'Zoë "the Dice" Ölund', "李雷", "Bo\\b")
 
@@ -26,12 +23,7 @@ def no_moves(level: Level, goal: Goal) -> ComputerPlayer:
 @given(st.integers(0, 10_000), st.integers(1, 4), st.integers(0, 300))
 @settings(max_examples=30, deadline=None)
 def test_a_sheet_written_directly_is_the_schemas_json_of_it(seed: int, players: int, actions: int) -> None:
-    rng = random.Random(seed)
-    game = Game(NAMES[:players], rng=rng)
-    for _ in range(actions):
-        if game.is_over:
-            break
-        game.apply(rng.choice(game.legal_actions()))
+    game = random_game(seed, players, actions, NAMES)
     levels = [None, Level.HARD, None, Level.EASY][:players]
     seats = [Seat(name, level) for name, level in zip(game.names, levels, strict=True)]
     table = Table("t", Session(game, seats, computer=no_moves), [""] * players)
@@ -56,12 +48,7 @@ def test_a_turn_written_in_one_call_is_the_schemas_json_of_it(
     task: ComputerTask | None,
     done: float | None,
 ) -> None:
-    rng = random.Random(seed)
-    game = Game(NAMES[:players], rng=rng)
-    for _ in range(actions):
-        if game.is_over:
-            break
-        game.apply(rng.choice(game.legal_actions()))
+    game = random_game(seed, players, actions, NAMES)
     table = Table("t", Session(game, [Seat(name) for name in game.names]), [""] * players)
     problem = "the table could not be loaded"
     written = turn_json(table, computer, problem, task, done)
@@ -73,20 +60,6 @@ def test_a_turn_written_in_one_call_is_the_schemas_json_of_it(
 def test_an_event_written_in_one_call_is_the_schemas_json_of_it(
     seed: int, players: int, actions: int
 ) -> None:
-    rng = random.Random(seed)
-    game = Game(NAMES[:players], rng=rng)
-    for _ in range(actions):
-        if game.is_over:
-            break
-        game.apply(rng.choice(game.legal_actions()))
+    game = random_game(seed, players, actions, NAMES)
     for told in (*narration.story(game), *narration.story(second_kismet_game())):
         assert event_json(told) == event_view(told).model_dump_json()
-
-
-def second_kismet_game() -> Game:
-    game = Game(["Ann", "Bob"], rng=ScriptedDice([6, 2, 5, 5, 5, 5, 5, 1, 2, 3, 4, 6, 5, 5, 5, 5, 5, 5]))
-    for action in (Roll(), Score(Box.KISMET), Roll(), Roll((0, 1, 2, 3)), Score(Box.YARBOROUGH), Roll()):
-        game.apply(action)
-    game.apply(Score(Box.FIVES))
-    assert any(isinstance(event, SecondKismet) for event in game.history)
-    return game
