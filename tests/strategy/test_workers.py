@@ -263,3 +263,38 @@ def test_busy_workers_and_the_fork_server_end_when_the_process_that_started_them
     while any(map(running, services + workers)) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert [command_line(pid) for pid in services + workers if running(pid)] == []
+
+
+UNDER_A_FULL_SCREEN_APP = """
+import io
+import sys
+from multiprocessing import resource_tracker
+
+from kismet_dice.strategy import workers
+
+
+class Captured(io.StringIO):  # what a full-screen terminal app puts in sys.stderr
+    def fileno(self) -> int:
+        return -1
+
+
+sys.stderr = Captured()
+try:
+    {start}()
+except ValueError as error:
+    print("refused:", error)
+else:
+    print(resource_tracker._resource_tracker._fd is not None, isinstance(sys.stderr, Captured))
+"""
+
+
+def test_worker_processes_start_while_stderr_is_captured_by_a_full_screen_app() -> None:
+    def run(start: str) -> str:
+        script = UNDER_A_FULL_SCREEN_APP.format(start=start)
+        done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.strip()
+
+    # multiprocessing's own start refuses the captured stderr: what the terminal game's first solve met.
+    assert run("resource_tracker.ensure_running") == "refused: bad value(s) in fds_to_keep"
+    assert run("workers._start_resource_tracker") == "True True"  # running, and the app's stderr back

@@ -67,6 +67,35 @@ def context() -> ForkServerContext | SpawnContext:
     return spawn
 
 
+def _start_resource_tracker() -> None:
+    """Start multiprocessing's resource tracker (which the fork server needs first) with the
+    process's own standard error.
+
+    It is started keeping ``sys.stderr.fileno()`` open for it, and a full-screen terminal app
+    replaces ``sys.stderr`` with an object whose ``fileno()`` is -1: the start then fails with
+    "bad value(s) in fds_to_keep", and the terminal game's first solve with it. For that start,
+    and only while ``sys.stderr`` is such an object, the real one stands in.
+    """
+    from multiprocessing import resource_tracker
+
+    try:
+        usable = sys.stderr is not None and sys.stderr.fileno() >= 0
+    except (AttributeError, OSError, ValueError):
+        usable = False
+    if usable or sys.__stderr__ is None:
+        resource_tracker.ensure_running()
+        return
+    with _STDERR_SWAP:
+        captured, sys.stderr = sys.stderr, sys.__stderr__
+        try:
+            resource_tracker.ensure_running()
+        finally:
+            sys.stderr = captured
+
+
+_STDERR_SWAP = threading.Lock()
+
+
 def _end_with_parent(lifeline: Connection) -> None:
     """In a worker: default SIGTERM, no Ctrl+C (the parent handles it and stops the workers), and
     a SIGTERM as soon as the parent ends, however it ends, even in the middle of a task.
@@ -164,6 +193,7 @@ class Workers(Generic[T, R]):
 
     def _start(self) -> None:
         context_ = context()
+        _start_resource_tracker()
         for _ in range(self._size):
             mine, theirs = context_.Pipe()
             lifeline, held = context_.Pipe(duplex=False)
