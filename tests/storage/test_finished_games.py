@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from kismet_dice import Game
 from kismet_dice.game import ScriptedDice
-from kismet_dice.session.statistics import statistics
+from kismet_dice.session.statistics import _replayed, statistics
 from kismet_dice.storage import Storage
 from tests.support.stats import TOP_DOWN, store_game, total
 
@@ -34,3 +34,17 @@ def test_only_finished_games_are_read_in_the_order_they_ended(storage: Storage) 
 def test_an_empty_store_has_no_finished_games(storage: Storage) -> None:
     assert storage.finished.all() == ()
     assert statistics(storage.finished.all()).players == ()
+
+
+def test_statistics_drawn_again_replay_only_the_games_that_ended_since(storage: Storage) -> None:
+    store_game(storage, [("Ann", [6, 6, 6, 6, 5], TOP_DOWN)])
+    store_game(storage, [("Bob", [5, 5, 5, 4, 4], TOP_DOWN)], assisted=True)
+    _replayed.cache_clear()
+    first = statistics(storage.finished.all())
+    assert _replayed.cache_info().misses == 2
+    store_game(storage, [("Ann", [1, 1, 2, 2, 3], TOP_DOWN)])
+    again = statistics(storage.finished.all())
+    assert (_replayed.cache_info().misses, _replayed.cache_info().hits) == (3, 2)
+    # What is kept is the same whichever game asks: the assisted mark is each stored game's own.
+    assert [(p.name, p.games, p.assisted) for p in first.players] == [("Ann", 1, 0), ("Bob", 0, 1)]
+    assert [(p.name, p.games, p.assisted) for p in again.players] == [("Ann", 2, 0), ("Bob", 0, 1)]

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 from kismet_dice.game import Game, RecordError, SecondKismet
 from kismet_dice.rules import Box
@@ -143,19 +144,16 @@ def statistics(games: Iterable[FinishedGame], *, computers: bool = False) -> Sta
     by_name: dict[tuple[str, bool], list[PlayedSheet]] = {}
     unreadable = 0
     for stored in games:
-        try:
-            game = Game.from_json(stored.record)
-        except RecordError:
+        replayed = _replayed(stored.record)
+        if replayed is None or len(stored.levels) != len(replayed[0]):
             unreadable += 1
             continue
-        if not game.is_over or len(stored.levels) != len(game.names):
-            unreadable += 1
-            continue
-        for seat, played in enumerate(sheets(game, stored.assisted)):
+        names, seats = replayed
+        for seat, played in enumerate(seats):
             computer = stored.levels[seat] is not None
             if computer and not computers:
                 continue
-            by_name.setdefault((game.names[seat], computer), []).append(played)
+            by_name.setdefault((names[seat], computer), []).append(replace(played, assisted=stored.assisted))
     players = tuple(
         figures(name, computer, played)
         for (name, computer), played in sorted(
@@ -163,6 +161,25 @@ def statistics(games: Iterable[FinishedGame], *, computers: bool = False) -> Sta
         )
     )
     return Statistics(players, unreadable)
+
+
+REPLAYED_KEPT = 10_000
+"""How many finished games' sheets a process keeps: a page of a site's statistics replays only
+the games that ended since the last one was drawn (a replay takes milliseconds a game)."""
+
+
+@lru_cache(maxsize=REPLAYED_KEPT)
+def _replayed(record: str) -> tuple[tuple[str, ...], tuple[PlayedSheet, ...]] | None:
+    """The players and finished sheets of a stored record, replayed through the rules; ``None`` if
+    it does not replay or the game is not over. A finished game's record never changes, so the
+    record itself is the key."""
+    try:
+        game = Game.from_json(record)
+    except RecordError:
+        return None
+    if not game.is_over:
+        return None
+    return game.names, tuple(sheets(game, assisted=False))
 
 
 def figures(name: str, computer: bool, played: Sequence[PlayedSheet]) -> PlayerStatistics:
