@@ -14,10 +14,11 @@ import contextlib
 import functools
 import os
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 
 from kismet_dice.game import ROLLS_PER_TURN, Game
 from kismet_dice.rules import BASIC_BOXES, Box, Sheet, bonus
@@ -26,6 +27,7 @@ from kismet_dice.strategy.advisor import Advisor
 from kismet_dice.strategy.dice_space import DiceSpace, IntArray
 from kismet_dice.strategy.distribution import Futures
 from kismet_dice.strategy.players import computer_player
+from kismet_dice.strategy.ruleset import RuleSet
 from kismet_dice.strategy.solver import next_values
 from kismet_dice.strategy.table import StrategyTable
 from kismet_dice.strategy.target import TargetTurns
@@ -75,18 +77,11 @@ def play_hard(
     basic = np.array([box.basic for box in rules.boxes])
     lookup = _roll_lookup(space.rolls, rules.faces)
     offsets = np.cumsum([0] + [len(level) for level in space.levels[: rules.dice]])
-    flat_keeps = [keep for level in space.levels[: rules.dice] for keep in level]
-    keep_size = np.array([len(keep) for keep in flat_keeps], dtype=np.intp)
-    keep_faces = np.array([list(keep) + [0] * (rules.dice - len(keep)) for keep in flat_keeps], dtype=np.intp)
+    keep_size, keep_faces = _keep_tables(rules)
     subs = _sub_table(space, offsets)
 
     sheet = start if start is not None else (None,) * boxes
-    first = np.array([points or 0 for points in sheet], dtype=np.intp)
-    masks = np.full(
-        games, sum(1 << box for box, points in enumerate(sheet) if points is not None), dtype=np.intp
-    )
-    totals = np.full(games, min(int(first[basic].sum()), rules.cap), dtype=np.intp)
-    entries = np.repeat(first[None, :], games, axis=0)
+    masks, totals, entries = _starting(rules, sheet, games, basic)
     drawn: list[list[int]] = [[] for _ in range(games)]
     everyone = np.arange(games)
     for _ in range(sum(points is None for points in sheet)):
@@ -130,6 +125,27 @@ def play_hard(
             masks[scoring] |= 1 << chosen
             playing &= ~scoring
     return Played(entries), drawn
+
+
+def _keep_tables(rules: RuleSet) -> tuple[IntArray, IntArray]:
+    """For every keep in the dice space's order: how many dice it keeps, and its faces padded
+    with zeros to a full hand (what the vectorised players put back on the table)."""
+    keeps = [keep for level in rules.space.levels[: rules.dice] for keep in level]
+    sizes = np.array([len(keep) for keep in keeps], dtype=np.intp)
+    faces = np.array([list(keep) + [0] * (rules.dice - len(keep)) for keep in keeps], dtype=np.intp)
+    return sizes, faces
+
+
+def _starting(
+    rules: RuleSet, sheet: Sequence[int | None], games: int, basic: npt.NDArray[np.bool_]
+) -> tuple[IntArray, IntArray, IntArray]:
+    """``games`` copies of a starting sheet: the filled boxes' mask, the Basic total (capped) and
+    the entries (0 where open)."""
+    first = np.array([points or 0 for points in sheet], dtype=np.intp)
+    mask = sum(1 << box for box, points in enumerate(sheet) if points is not None)
+    masks = np.full(games, mask, dtype=np.intp)
+    totals = np.full(games, min(int(first[basic].sum()), rules.cap), dtype=np.intp)
+    return masks, totals, np.repeat(first[None, :], games, axis=0)
 
 
 def _code(dice: IntArray, faces: int) -> IntArray:
@@ -266,16 +282,9 @@ def play_target(
     points = turns.shape.points
     basic = turns.shape.basic
     lookup = _roll_lookup(space.rolls, rules.faces)
-    flat_keeps = [keep for level in space.levels[: rules.dice] for keep in level]
-    keep_size = np.array([len(keep) for keep in flat_keeps], dtype=np.intp)
-    keep_faces = np.array([list(keep) + [0] * (rules.dice - len(keep)) for keep in flat_keeps], dtype=np.intp)
+    keep_size, keep_faces = _keep_tables(rules)
     sheet = start if start is not None else (None,) * boxes
-    first = np.array([entry or 0 for entry in sheet], dtype=np.intp)
-    masks = np.full(
-        games, sum(1 << box for box, entry in enumerate(sheet) if entry is not None), dtype=np.intp
-    )
-    totals = np.full(games, min(int(first[basic].sum()), rules.cap), dtype=np.intp)
-    entries = np.repeat(first[None, :], games, axis=0)
+    masks, totals, entries = _starting(rules, sheet, games, basic)
     for _ in range(sum(entry is None for entry in sheet)):
         plan = turns.turn(masks, totals, entries.sum(axis=1))
         dice = np.sort(rng.integers(1, rules.faces + 1, size=(games, rules.dice)), axis=1)
