@@ -30,7 +30,6 @@ from kismet_dice.web.schemas import (
     PlayerProficiency,
     PlayerView,
     ProficiencyView,
-    TurnView,
 )
 
 
@@ -160,16 +159,6 @@ def turn_fields(
     }
 
 
-def turn_view(
-    table: Table,
-    computer: ComputerState,
-    problem: str | None = None,
-    task: ComputerTask | None = None,
-    progress: float | None = None,
-) -> TurnView:
-    return TurnView.model_validate(turn_fields(table, computer, problem, task, progress))
-
-
 def turn_json(
     table: Table,
     computer: ComputerState,
@@ -177,8 +166,9 @@ def turn_json(
     task: ComputerTask | None = None,
     progress: float | None = None,
 ) -> str:
-    """``turn_view(...).model_dump_json()``, written from the plain fields in one call: the turn
-    goes with every action's answer and update (a test holds the two to the same bytes)."""
+    """``TurnView.model_validate(turn_fields(...)).model_dump_json()``, written from the plain fields
+    in one call: the turn goes with every action's answer and update (a test holds the two to the
+    same bytes)."""
     return to_json(turn_fields(table, computer, problem, task, progress)).decode()
 
 
