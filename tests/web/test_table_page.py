@@ -88,6 +88,8 @@ def test_on_a_phone_every_button_and_die_is_44_pixels_and_the_current_column_is_
         start(page, address, "Ann", "Bob", "Cy")
         header = page.locator(".top").bounding_box()
         assert header is not None and header["height"] < 60  # one line
+        settings = page.locator(".top .icon").bounding_box()
+        assert settings is not None and settings["x"] + settings["width"] <= 390  # and none of it runs off
         # Whoever's turn it is, that column is inside the screen's width.
         expect(page.locator("#sheet thead th.current")).to_be_visible()
         current = page.locator("#sheet thead th.current").bounding_box()
