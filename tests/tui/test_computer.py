@@ -238,3 +238,26 @@ async def test_early_advice_says_from_when_the_chances_show(
         line = str(advice.query_one("#hall-line", Static).render())
         assert line == narration.hall_chances_later(301, 15, 8)
         assert "show from when 8 boxes are open (15 are open now)" in line
+
+
+async def test_on_an_80x24_terminal_the_lines_under_the_advice_still_show(
+    storage: Storage, kismet_table: StrategyTable
+) -> None:
+    game = Game(["Ann"], rng=ScriptedDice([3, 2, 3, 4, 5, 5]))
+    game.roll()
+    storage.games.start(game, levels=[None])
+    fill_hall(storage, range(300, 310))
+    app = KismetApp(storage, computer=Computer(table=kismet_table), rng=ScriptedDice([6]), pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("shift+tab", "enter")
+        await pilot.press("h", "y")
+        await pilot.pause()
+        advice = app.screen
+        assert isinstance(advice, AdviceScreen)
+        rows = advice.query_one(DataTable)
+        assert rows.region.height < rows.row_count + 1  # the table gives up rows and scrolls
+        for name in ("#advice-more", "#hall-line"):
+            shown = advice.query_one(name, Static).region
+            assert shown.height > 0 and shown.bottom <= 24, name
+        line = str(advice.query_one("#hall-line", Static).render())
+        assert line == narration.hall_chances_later(301, 15, 8)

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from rich.text import Text
-from textual import work
+from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -89,6 +89,13 @@ def option_text(option: Option, dice: Dice) -> str:
     """An option in words, as every interface tells it, capitalised for a list."""
     text = narration.option(option, dice)
     return text[0].upper() + text[1:]
+
+
+TABLE_ROWS = 16
+"""The most rows the advice table takes (its header included); more scroll."""
+NOT_TABLE = 15
+"""The screen rows the advice dialog needs around its table: borders, padding, the title and the
+lines under it, at most."""
 
 
 class AdviceScreen(ModalScreen[Option | None]):
@@ -176,6 +183,11 @@ class AdviceScreen(ModalScreen[Option | None]):
             yield Static(f"Enter plays the highlighted option, escape closes{more}.", id="advice-more")
             yield Static(self._hall_line(), id="hall-line")
             yield Static(self._hall_tip(), id="hall-tip")
+
+    def on_resize(self, event: events.Resize) -> None:
+        # The lines under the table (how to play an option, the Hall of Fame line, the tip) must
+        # show at 80x24 too: there the table gives up rows and scrolls.
+        self.query_one(DataTable).styles.max_height = max(4, min(TABLE_ROWS, event.size.height - NOT_TABLE))
 
     def _chance_cell(self, rank: int) -> Text:
         found = None if self.hall is None else self.hall.chance(rank)
