@@ -274,3 +274,39 @@ def test_a_sqlite_store_has_no_one_to_listen_to(storage: Storage) -> None:
     assert not storage.shared
     with pytest.raises(StorageError, match="one server process"):
         storage.listen(lambda game_id, version: None)
+
+
+def test_a_save_dropped_by_the_server_is_refused_whole_and_the_next_is_prepared_anew(
+    site: Storage, postgres_url: str
+) -> None:
+    game = Game(["Ann", "Bob"], rng=random.Random(8))
+    saved = site.games.start(game)
+    take_turn_step(game)
+    saved = site.games.save(saved.id, game, version=saved.version)  # prepared on the pool's connection
+    with psycopg.connect(postgres_url, autocommit=True) as admin:
+        admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+    take_turn_step(game)
+    # A write is not asked again (it may have been kept): the save meeting the dropped connection
+    # is refused, and says so without the URL.
+    with pytest.raises(StorageError) as refused:
+        site.games.save(saved.id, game, version=saved.version)
+    assert refused.value.public == "the game store cannot be reached"
+    assert site.games.version(saved.id) == saved.version
+    # The pool's new connection has never seen the statement: it is prepared there before it runs.
+    again = site.games.save(saved.id, game, version=saved.version)
+    assert again.version == saved.version + 1
+    assert site.games.load(saved.id)[1].to_json() == game.to_json()
+
+
+def test_a_save_refused_by_the_server_raises_psycopgs_own_error_as_a_storage_error(site: Storage) -> None:
+    game = Game(["Ann"], rng=random.Random(9))
+    saved = site.games.start(game)
+    take_turn_step(game)
+    with pytest.raises(StorageError) as refused:
+        # A version beyond what the column holds: the server refuses the statement itself.
+        site.games.save(saved.id, game, version=2**40)
+    assert "out of range" in str(refused.value)
+    assert refused.value.public == "the game store cannot be used right now"

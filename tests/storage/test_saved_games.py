@@ -8,6 +8,7 @@ import random
 import signal
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -307,3 +308,35 @@ def test_a_game_loaded_over_an_earlier_copy_is_the_stored_game(storage: Storage)
     # A copy that the record does not continue (another game) is not used: the record is replayed.
     _, replayed = storage.games.load(saved.id, known=new_game(8, ("Ann", "Bob")))
     assert replayed.to_json() == game.to_json()
+
+
+def test_a_save_told_the_saved_game_it_extends_answers_as_one_that_reads_it_back(storage: Storage) -> None:
+    told, read = new_game(11), new_game(11)
+    kept_told = storage.games.start(told, levels=[None, "hard"], owner="web")
+    kept_read = storage.games.start(read, levels=[None, "hard"], owner="web")
+    for step in range(9):
+        take_turn_step(told)
+        take_turn_step(read)
+        assisted = step == 4  # marked once, kept for good
+        kept_told = storage.games.save(
+            kept_told.id, told, version=kept_told.version, assisted=assisted, known=kept_told
+        )
+        kept_read = storage.games.save(kept_read.id, read, version=kept_read.version, assisted=assisted)
+        assert replace(kept_told, id=0, saved=kept_read.saved, started=kept_read.started) == replace(
+            kept_read, id=0
+        )
+    assert kept_told.assisted and kept_told.levels == (None, "hard") and kept_told.owner == "web"
+    assert storage.games.load(kept_told.id)[0] == kept_told  # what was taken as known is what is stored
+
+
+def test_a_save_told_another_version_of_the_game_is_refused_before_anything_is_written(
+    storage: Storage,
+) -> None:
+    game = new_game(12)
+    saved = storage.games.start(game)
+    take_turn_step(game)
+    newer = storage.games.save(saved.id, game, version=saved.version)
+    take_turn_step(game)
+    with pytest.raises(ValueError, match="version 0"):
+        storage.games.save(newer.id, game, version=newer.version, known=saved)
+    assert storage.games.version(saved.id) == newer.version

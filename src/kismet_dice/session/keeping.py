@@ -149,7 +149,7 @@ class StoreKeeper:
                 )
             else:
                 self.saved = self.storage.games.save(
-                    self.saved.id, game, version=self.saved.version, assisted=assisted
+                    self.saved.id, game, version=self.saved.version, assisted=assisted, known=self.saved
                 )
         except VersionConflict as error:
             self._fail(error, stale=True)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
 from kismet_dice.game import DiceSource, Game, Record, RecordError
@@ -139,7 +139,15 @@ class SavedGames:
             raise SavedGameError(f"there is no saved game {game_id}")
         return int(rows[0][0])
 
-    def save(self, game_id: int, game: Game, *, version: int, assisted: bool = False) -> SavedGame:
+    def save(
+        self,
+        game_id: int,
+        game: Game,
+        *,
+        version: int,
+        assisted: bool = False,
+        known: SavedGame | None = None,
+    ) -> SavedGame:
         """Save ``game`` over saved game ``game_id``, marking it finished once the game is over.
 
         ``version`` is the version the caller read (from the :class:`SavedGame` it last got);
@@ -147,23 +155,38 @@ class SavedGames:
         The saved game returned carries the new version. ``assisted=True`` marks the game
         assisted for good; ``False`` leaves the mark as it was. Raises :class:`SavedGameError`
         if there is no such game, it is over, or its players differ.
+
+        ``known`` is that saved game as the caller got it at ``version``: what a save does not
+        change (when it started, the levels, the owner, the seats asked) is then taken from it
+        instead of being read back, since the version check vouches that the row is that one.
         """
         _check_version(version)
-        record = game.to_json()
+        if known is not None and (known.id != game_id or known.version != version):
+            raise ValueError(f"the known saved game is {known.id} at version {known.version}")
         now = _now()
-        players = json.dumps(list(game.names))
+        finished = _finished(game)
         # One statement, kept on its own: every check is in its WHERE (a game's players never
         # change, so they have a column of their own rather than being read back from the record).
         row = self._database.update_saved(
             "UPDATE saved_game SET record = ?, assisted = CASE WHEN ? = 1 THEN 1 ELSE assisted END, "
             "saved = ?, finished = ?, version = version + 1 "
             "WHERE id = ? AND version = ? AND finished IS NULL AND players = ? "
-            "RETURNING computer, assisted, started, owner, hall_asked, id, version",
-            (record, int(assisted), now.isoformat(), _finished(game), game_id, version, players),
+            f"RETURNING {'' if known is not None else _SAVE_READ_BACK}id, version",
+            (game.to_json(), int(assisted), now.isoformat(), finished, game_id, version, _players(game)),
         )
         if row is None:
             self._database.write(lambda connection: _refused_save(connection, game_id, version))
         assert row is not None
+        if known is not None:
+            return replace(
+                known,
+                assisted=known.assisted or assisted,
+                saved=now,
+                round=game.round,
+                current_player=game.current_player,
+                totals=_totals(game),
+                version=version + 1,
+            )
         return _summary(
             game_id,
             game,
@@ -301,7 +324,7 @@ def starter(
                 now.isoformat(),
                 _finished(game),
                 owner,
-                json.dumps(list(game.names)),
+                _players(game),
             ),
         ).fetchall()
         connection.notify_saved(game_id, 0)
@@ -372,6 +395,19 @@ def _mark_asked(
     seats = tuple(sorted(asked))
     _bump(connection, game_id, version, "hall_asked = ?", (json.dumps(list(seats)),))
     return version + 1, seats
+
+
+_SAVE_READ_BACK = "computer, assisted, started, owner, hall_asked, "
+"""What a save reads back of the row when the caller does not know it already."""
+
+
+def _players(game: Game) -> str:
+    """The players' column: their names as JSON, as the record has them."""
+    return json.dumps(list(game.names))
+
+
+def _totals(game: Game) -> tuple[int, ...]:
+    return tuple(game.total(seat) for seat in range(len(game.names)))
 
 
 def _finished(game: Game) -> str | None:
@@ -484,7 +520,7 @@ def _summary(
         saved=saved,
         round=game.round,
         current_player=game.current_player,
-        totals=tuple(game.total(seat) for seat in range(len(game.names))),
+        totals=_totals(game),
         version=version,
         owner=None if owner is None else str(owner),
         hall_asked=hall_asked,
