@@ -302,12 +302,18 @@ def test_a_game_that_cannot_be_saved_is_not_shown_changed(
     failing = {"now": False}
 
     def save_or_fail(
-        self: SavedGames, game_id: int, game: Game, *, version: int, assisted: bool = False
+        self: SavedGames,
+        game_id: int,
+        game: Game,
+        *,
+        version: int,
+        assisted: bool = False,
+        known: SavedGame | None = None,
     ) -> SavedGame:
         if failing["now"]:
             failing["now"] = False
             raise StorageError(f"{tmp_path}/kismet.sqlite3: the disk is full", public="the disk is full")
-        return saving(self, game_id, game, version=version, assisted=assisted)
+        return saving(self, game_id, game, version=version, assisted=assisted, known=known)
 
     monkeypatch.setattr(SavedGames, "save", save_or_fail)
     dice = QueuedDice(6, 1)

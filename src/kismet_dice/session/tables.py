@@ -12,6 +12,7 @@ are told from there).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import secrets
@@ -82,6 +83,11 @@ class Table:
     def saved_id(self) -> int:
         """The id of its saved game in the store."""
         return _saved_id(self)
+
+    @property
+    def seat_digests(self) -> tuple[str, ...]:
+        """The digest kept for each seat's token (empty for a computer's seat)."""
+        return self._digests
 
     def seat_of(self, token: str | None) -> int:
         """The seat whose token this is (never a computer's: its kept digest is empty)."""
@@ -181,6 +187,9 @@ class Tables:
         self._changed = changed or (lambda change: None)
         self._open: OrderedDict[str, Table] = OrderedDict()  # least recently used first
         self._by_saved: dict[int, str] = {}
+        # Tables held here whose game another process has moved on since, by the version it reached
+        # (see heard): their copy is not tried before it is brought up to date.
+        self._outdated: dict[str, int] = {}
         self._held = held
         self._busy = busy or (lambda table_id: False)
         self._forgot = forgot or (lambda table_id: None)
@@ -191,6 +200,8 @@ class Tables:
         return len(self._open)
 
     def _hold(self, table: Table) -> None:
+        if self._outdated.get(table.id, -1) <= table.version:
+            self._outdated.pop(table.id, None)
         self._open[table.id] = table
         self._open.move_to_end(table.id)
         self._by_saved[table.saved_id] = table.id
@@ -204,6 +215,7 @@ class Tables:
 
     def _let_go(self, table_id: str) -> None:
         table = self._open.pop(table_id, None)
+        self._outdated.pop(table_id, None)
         if table is not None:
             self._by_saved.pop(table.saved_id, None)
             self._forgot(table_id)
@@ -237,7 +249,11 @@ class Tables:
         storage = self._stores.get()
         table = self._open.get(table_id)
         try:
-            if table is not None and storage.games.version(_saved_id(table)) == table.version:
+            if (
+                table is not None
+                and not self._is_outdated(table)
+                and storage.games.version(_saved_id(table)) == table.version
+            ):
                 self._open.move_to_end(table_id)
                 return table
             return self._load(table_id)
@@ -247,17 +263,41 @@ class Tables:
         except StorageError as error:
             raise Unsaved(f"game {table_id} cannot be loaded: {error.public}") from None
 
+    def heard(self, saved_id: int, version: int) -> None:
+        """The store holds ``version`` of saved game ``saved_id`` now (another process's change,
+        told by the store): a copy held here that is older is brought up to date before it is
+        used, rather than tried, refused by the store and then read. Any thread may call this;
+        it is only a hint, since every change is checked against the store's version anyway."""
+        table_id = self._by_saved.get(saved_id)
+        table = None if table_id is None else self._open.get(table_id)
+        if table_id is not None and table is not None and table.version < version:
+            self._outdated[table_id] = max(version, self._outdated.get(table_id, -1))
+
+    def _is_outdated(self, table: Table) -> bool:
+        return self._outdated.get(table.id, -1) > table.version
+
     def _load(self, table_id: str) -> Table:
         storage = self._stores.get()
+        held = self._open.get(table_id)
+        if held is not None:
+            # Its saved game and seats never change: only the game is read again, and carried on
+            # from the copy held here rather than replayed whole (another process moved it on).
+            with contextlib.suppress(SavedGameError):  # gone, say: found out below
+                return self._loaded(table_id, held.saved_id, held.seat_digests, held)
         found = storage.tables.find(table_id)
         if found is None:
             self._let_go(table_id)
             raise NoSuchTable(f"there is no game {table_id!r}")
         saved_id, digests = found
-        # A finished game is no longer offered for resuming, but its table still shows it. A copy
-        # held here (another process moved the game on) is carried on rather than replayed whole.
-        held = self._open.get(table_id)
-        known = held.session.game if held is not None and _saved_id(held) == saved_id else None
+        return self._loaded(
+            table_id, saved_id, digests, held if held is not None and held.saved_id == saved_id else None
+        )
+
+    def _loaded(self, table_id: str, saved_id: int, digests: Sequence[str], held: Table | None) -> Table:
+        """The table of saved game ``saved_id`` as stored (a finished game too: its table still
+        shows it), continuing the game of the copy ``held`` if there is one."""
+        storage = self._stores.get()
+        known = None if held is None else held.session.game
         saved, game = storage.games.load(saved_id, self._dice, finished=True, known=known)
         seats = [Seat(name, level) for name, level in zip(saved.names, seat_levels(saved), strict=True)]
         keeper = StoreKeeper(storage, saved, policy=Policy.REFUSE, owner=OWNER)
@@ -334,13 +374,14 @@ class Tables:
         is found to be the copy's.
         """
         held = self._open.get(table_id)
-        if held is not None:
+        if held is not None and not self._is_outdated(held):
             before = held.version
             # A stale copy stays held: get() below finds the store's version newer and carries
             # the copy on to it.
             try:
                 result = work(held)
             except Stale:
+                self._outdated[table_id] = max(before + 1, self._outdated.get(table_id, -1))
                 if retries == 1:
                     raise
             except Exception:

@@ -339,6 +339,8 @@ class WebService:
         loop = asyncio.get_running_loop()
 
         def heard(game_id: int, version: int) -> None:  # on the listener's thread
+            # A copy held here that another process moved on is read again before its next use.
+            self.tables.heard(game_id, version)
             # This process's own changes come back too, mostly after their pages were told: those
             # are let go here rather than waking the event loop for nothing. (Only reads of dicts
             # the loop writes; whatever passes is looked at again on the loop.)
