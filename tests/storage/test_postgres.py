@@ -269,6 +269,36 @@ def test_a_listener_hears_the_saves_of_another_storage(site: Storage, postgres_u
         listener.stop()
 
 
+def test_a_listener_whose_connection_the_server_drops_listens_again_and_says_so(
+    site: Storage, postgres_url: str
+) -> None:
+    heard: queue.Queue[tuple[int, int]] = queue.Queue()
+    again = threading.Event()
+    starts: list[int] = []
+
+    def listening() -> None:
+        starts.append(1)
+        if len(starts) > 1:
+            again.set()
+
+    listener = site.listen(lambda game_id, version: heard.put((game_id, version)), listening)
+    try:
+        assert listener.wait_until_listening(30)
+        with psycopg.connect(postgres_url, autocommit=True) as admin:
+            dropped = admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND query LIKE 'LISTEN%'"
+            ).fetchall()
+        assert dropped == [(True,)]
+        # Told it listens again, so that its caller can look at what it may have missed meanwhile.
+        assert again.wait(30)
+        game = Game(["Ann"], rng=random.Random(2))
+        saved = site.games.start(game)
+        assert heard.get(timeout=10) == (saved.id, 0)
+    finally:
+        listener.stop()
+
+
 @pytest.mark.sqlite_only
 def test_a_sqlite_store_has_no_one_to_listen_to(storage: Storage) -> None:
     assert not storage.shared
