@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -9,6 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from kismet_dice.web import live as live_pages
 from kismet_dice.web.live import Hub
 from kismet_dice.web.service import WebService
 from tests.support.live import LiveGame
@@ -147,3 +149,57 @@ def test_a_page_over_the_cap_of_its_game_is_closed_with_try_again_later_and_a_re
     # Once they close, their places are free again.
     with web.websocket_connect(live(game)) as again:
         assert LiveGame(again).next()["id"] == game["id"]
+
+
+class StuckSocket:
+    """A page's socket whose sends never finish: the buffers toward a page that stopped reading are full."""
+
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+        self._never = asyncio.Event()
+
+    async def send_text(self, text: str) -> None:
+        self.sent.append(text)
+        await self._never.wait()
+
+
+class LiveSocket:
+    """A page's socket that takes every message at once."""
+
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+        self.closed: int | None = None
+
+    async def send_text(self, text: str) -> None:
+        self.sent.append(text)
+
+    async def close(self, code: int = 1000) -> None:
+        self.closed = code
+
+
+async def test_a_page_whose_message_does_not_get_through_in_time_is_closed_and_the_others_served(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(live_pages, "SEND_SECONDS", 0.3)
+    monkeypatch.setattr(live_pages, "WATCH_SECONDS", 0.05)
+    hub = Hub()
+    stuck = StuckSocket()
+
+    async def join(socket: object) -> live_pages.Page:
+        return hub.join("t1", socket)  # type: ignore[arg-type]
+
+    page = await asyncio.create_task(join(stuck))
+    reading = LiveSocket()
+    other = await asyncio.create_task(join(reading))
+    hub.publish("t1", "first")
+    await asyncio.sleep(0.1)
+    assert stuck.sent == ["first"] and reading.sent == ["first"] and hub.count == 2
+    await asyncio.sleep(0.5)
+    # Closed with the reason, its reader ended; the page that reads is still sent every change.
+    assert page.closing is not None and "seconds to reach this page" in page.closing
+    assert hub.count == 1 and other.closing is None
+    hub.publish("t1", "second")
+    await asyncio.sleep(0.05)
+    assert reading.sent == ["first", "second"] and stuck.sent == ["first"]
+    await hub.close()
+    assert reading.closed == 1001 and hub.count == 0  # the server is going away

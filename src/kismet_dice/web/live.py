@@ -23,7 +23,11 @@ QUEUE: Final = 64
 """Messages a page may have waiting before it is taken to have fallen behind."""
 
 SEND_SECONDS: Final = 5.0
-"""The longest one message may take to reach a page before the page is closed."""
+"""The longest one message may take to reach a page before the page is closed (give or take
+:data:`WATCH_SECONDS`)."""
+
+WATCH_SECONDS: Final = 1.0
+"""How often the pages' sends are looked at for one that takes too long."""
 
 PAGES_PER_TABLE: Final = 32
 """The most pages open on one table (players and watchers)."""
@@ -56,6 +60,8 @@ class Page:
     closing: str | None = None
     seat: int | None = None
     """The seat this page plays, once it said hello with that seat's token (presence)."""
+    sending_since: float | None = None
+    """When the message on its way to the page was handed to its socket (the loop's clock)."""
 
 
 class Hub:
@@ -66,6 +72,7 @@ class Hub:
         self._count = 0
         self._per_table = per_table
         self._most = most
+        self._watch: asyncio.Task[None] | None = None
 
     @property
     def count(self) -> int:
@@ -83,7 +90,11 @@ class Hub:
         page = Page(table_id, socket, asyncio.current_task())
         self._tables.setdefault(table_id, set()).add(page)
         self._count += 1
-        page.sender = asyncio.get_running_loop().create_task(self._send(page), name=f"page of {table_id}")
+        loop = asyncio.get_running_loop()
+        page.sender = loop.create_task(self._send(page), name=f"page of {table_id}")
+        # One watch for every page of the loop (a test client's loop may have ended with its own).
+        if self._watch is None or self._watch.done() or self._watch.get_loop() is not loop:
+            self._watch = loop.create_task(self._watch_sends(), name="pages' sends")
         return page
 
     def leave(self, page: Page) -> None:
@@ -127,29 +138,41 @@ class Hub:
             page.reader.cancel()
 
     async def _send(self, page: Page) -> None:
+        loop = asyncio.get_running_loop()
         try:
             while True:
                 text = await page.queue.get()
+                # The watch below closes a page whose send takes too long. A deadline per message
+                # (asyncio.timeout) cost a timer set and cancelled for every page at every action.
+                page.sending_since = loop.time()
                 try:
-                    # A deadline on this task, not wait_for's task per message: that one took a few
-                    # turns of the event loop for every message, so a page reading everything fell
-                    # behind a computer playing at pace 0 (one action a turn) and was closed.
-                    async with asyncio.timeout(SEND_SECONDS):
-                        await page.socket.send_text(text)
-                except TimeoutError:
-                    self._drop(
-                        page, f"a message took more than {SEND_SECONDS:.0f} seconds to reach this page"
-                    )
-                    return
+                    await page.socket.send_text(text)
                 except Exception:
                     # The page went away; its reader notices and leaves.
                     self._drop(page, "the page went away")
                     return
+                page.sending_since = None
         except asyncio.CancelledError:
             pass
 
+    async def _watch_sends(self) -> None:
+        """Every :data:`WATCH_SECONDS`, close the pages whose message has been on its way longer
+        than :data:`SEND_SECONDS` (a page that does not read, with the buffers toward it full)."""
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(WATCH_SECONDS)
+            now = loop.time()
+            for pages in list(self._tables.values()):
+                for page in list(pages):
+                    if page.sending_since is not None and now - page.sending_since > SEND_SECONDS:
+                        self._drop(
+                            page, f"a message took more than {SEND_SECONDS:.0f} seconds to reach this page"
+                        )
+
     async def close(self) -> None:
         """Close every page (the server is stopping)."""
+        if self._watch is not None:
+            self._watch.cancel()
         for pages in list(self._tables.values()):
             for page in list(pages):
                 self.leave(page)
