@@ -10,6 +10,13 @@ from kismet_dice.rules.boxes import BASIC_BOXES, KISMET_BOXES, Box
 from kismet_dice.rules.errors import IllegalAction
 from kismet_dice.rules.scoring import BONUS_TIERS, bonus
 
+# Where each box's entry sits, worked out once: a sheet is read box by box at every action, and an
+# enum member's ``value`` is a descriptor lookup each time.
+_BOXES = tuple(Box)
+_INDEX = {box: index for index, box in enumerate(_BOXES)}
+_BASIC = tuple(_INDEX[box] for box in BASIC_BOXES)
+_KISMET = tuple(_INDEX[box] for box in KISMET_BOXES)
+
 
 @dataclass(frozen=True)
 class Sheet(Mapping[Box, "int | None"]):
@@ -35,9 +42,7 @@ class Sheet(Mapping[Box, "int | None"]):
                 raise IllegalAction(f"a box holds a whole number of points, not {entry!r}")
 
     def __getitem__(self, box: Box) -> int | None:
-        if not isinstance(box, Box):
-            raise KeyError(box)
-        return self.entries[box.value - 1]
+        return self.entries[_INDEX[box]]  # KeyError for anything but a box
 
     def __iter__(self) -> Iterator[Box]:
         return iter(Box)
@@ -50,13 +55,13 @@ class Sheet(Mapping[Box, "int | None"]):
         if self[box] is not None:
             raise IllegalAction(f"{box.label} is already filled")
         entries = list(self.entries)
-        entries[box.value - 1] = points
+        entries[_INDEX[box]] = points
         return Sheet(tuple(entries))
 
     @cached_property
     def open_boxes(self) -> tuple[Box, ...]:
         """The open boxes, from the top of the sheet down."""
-        return tuple(box for box in Box if self[box] is None)
+        return tuple(box for box, entry in zip(_BOXES, self.entries, strict=True) if entry is None)
 
     @property
     def is_full(self) -> bool:
@@ -64,11 +69,13 @@ class Sheet(Mapping[Box, "int | None"]):
 
     @cached_property
     def basic_total(self) -> int:
-        return sum(self[box] or 0 for box in BASIC_BOXES)
+        entries = self.entries
+        return sum(entries[index] or 0 for index in _BASIC)
 
     @cached_property
     def basic_complete(self) -> bool:
-        return all(self[box] is not None for box in BASIC_BOXES)
+        entries = self.entries
+        return all(entries[index] is not None for index in _BASIC)
 
     @cached_property
     def bonus(self) -> int:
@@ -89,7 +96,8 @@ class Sheet(Mapping[Box, "int | None"]):
 
     @cached_property
     def kismet_total(self) -> int:
-        return sum(self[box] or 0 for box in KISMET_BOXES)
+        entries = self.entries
+        return sum(entries[index] or 0 for index in _KISMET)
 
     @cached_property
     def total(self) -> int:
