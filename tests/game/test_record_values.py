@@ -228,6 +228,49 @@ def test_a_game_carried_on_by_a_longer_record_is_the_game_that_record_replays_to
     assert snapshot(behind) == before  # the game carried on is a new one
 
 
+@given(st.integers(0, 10_000), st.integers(1, 4), st.integers(0, 200), st.integers(0, 200))
+@settings(max_examples=25, deadline=None)
+def test_a_game_carried_on_by_a_longer_records_json_reads_only_what_follows_its_own(
+    seed: int, players: int, held: int, more: int
+) -> None:
+    ahead = played(seed, players, held + more)
+    behind = Game.from_record(_first(ahead.record(), held), rng=ScriptedDice([]))
+    before = snapshot(behind)
+    caught_up = behind.continued_json(ahead.to_json(), rng=ScriptedDice([]))
+    assert caught_up is not None
+    assert snapshot(caught_up) == snapshot(ahead)
+    assert caught_up.history == ahead.history
+    assert caught_up.to_json() == ahead.to_json() == ahead.record().to_json()
+    assert snapshot(behind) == before  # the game carried on is a new one
+
+
+def test_a_json_record_that_does_not_begin_with_the_games_own_is_left_to_be_read_whole() -> None:
+    game = base()
+    ahead = game.copy()
+    ahead.score(Box.FOUR_OF_A_KIND)
+    # Another game, and the same game written otherwise (spaces): not read from the middle.
+    other = Game(["Ann", "Cy"], rng=ScriptedDice([2, 5]))
+    assert game.continued_json(other.to_json()) is None
+    spaced = json.dumps(json.loads(ahead.to_json()))
+    assert game.continued_json(spaced) is None
+    assert snapshot(game.continued(Record.from_json(spaced))) == snapshot(ahead)
+
+
+def test_added_actions_that_break_the_rules_or_the_format_are_refused_and_change_nothing() -> None:
+    game = base()
+    before = snapshot(game)
+    ahead = game.copy()
+    ahead.score(Box.FOUR_OF_A_KIND)
+    written = ahead.to_json()
+    with pytest.raises(RecordError, match="action 5: FOUR_OF_A_KIND scores 46 with those dice, not 50"):
+        game.continued_json(written.replace('"points":46', '"points":50'))
+    with pytest.raises(RecordError, match="action 5: no box is called 'FIVE_OF_A_KIND'"):
+        game.continued_json(written.replace('"FOUR_OF_A_KIND"', '"FIVE_OF_A_KIND"'))
+    with pytest.raises(RecordError, match="not JSON"):
+        game.continued_json(written.replace('"points":46}', '"points":46'))
+    assert snapshot(game) == before
+
+
 def _first(record: Record, count: int) -> Record:
     return replace(record, actions=record.actions[:count])
 

@@ -24,7 +24,7 @@ from kismet_dice.game.events import (
     Scored,
     SecondKismet,
 )
-from kismet_dice.game.record import Record, RecordError, action_json
+from kismet_dice.game.record import Record, RecordError, action_json, actions_from_json
 from kismet_dice.rules import (
     NUMBER_OF_DICE,
     Box,
@@ -457,12 +457,49 @@ class Game:
             or record.actions[:done] != own.actions
         ):
             raise RecordError("the record does not continue this game")
-        added = Record(own.players, own.house_rules, (), record.actions[done:])
-        script = ScriptedDice(added.faces(), then=rng if rng is not None else secrets.SystemRandom())
+        return self._carried_on(record.actions[done:], done, rng)
+
+    def continued_json(self, text: str, rng: DiceSource | None = None) -> Game | None:
+        """This game carried on to the end of the JSON record ``text``, read from where this game's
+        own JSON (:meth:`to_json`) ends: a record that continues a game begins with it, so only the
+        actions after it are decoded and replayed (a game read again after another process added
+        to it costs its new actions, not its whole record). ``None`` if ``text`` does not begin so
+        (another game, or the same written otherwise): :meth:`continued` then compares it whole.
+        Raises :class:`RecordError` if the added actions do not follow the rules.
+
+        >>> from kismet_dice.game import ScriptedDice
+        >>> game = Game(["Ann"], rng=ScriptedDice([4]))
+        >>> ahead = game.copy()
+        >>> ahead._rng = ScriptedDice([5, 5, 5, 5, 4])
+        >>> _ = ahead.roll(), ahead.score(Box.FOUR_OF_A_KIND)
+        >>> game.continued_json(ahead.to_json()).sheet(0)[Box.FOUR_OF_A_KIND]
+        49
+        >>> game.continued_json(Game(["Bob"], rng=ScriptedDice([4])).to_json()) is None
+        True
+        """
+        own = self.to_json()
+        held = own[:-2]  # less the closing "]}"
+        if not text.startswith(held) or not text.endswith("]}"):
+            return None
+        added = text[len(held) : -2]
+        done = sum(1 for event in self._history if isinstance(event, Rolled | Scored))
+        # After an action of its own, what follows it starts with a comma; before any, it cannot.
+        if added and (added.startswith(",") != bool(done)):
+            return None
+        actions = actions_from_json(f"[{added.removeprefix(',')}]", first=done + 1, dice=self._dice)
+        game = self._carried_on(actions, done, rng)
+        # What it was read from is its JSON so far: its next save encodes only what it adds.
+        game._written = (len(game._history), self._written[1], text[len(self._written[1]) : -2])
+        return game
+
+    def _carried_on(self, added: Sequence[Rolled | Scored], done: int, rng: DiceSource | None) -> Game:
+        """A copy of this game with ``added`` replayed, the record's actions from number ``done + 1``."""
+        faces = Record(self._names, self._house_rules, (), tuple(added)).faces()
+        script = ScriptedDice(faces, then=rng if rng is not None else secrets.SystemRandom())
         game = self.copy()
         game._rng = script
         try:
-            game._replay(added.actions, first=done + 1)
+            game._replay(added, first=done + 1)
         except RecordError:
             raise
         except IllegalAction as error:

@@ -140,12 +140,28 @@ def _roll_off(rounds: list[Any]) -> tuple[RollOff, ...]:
     return tuple(decoded)
 
 
-def _actions(actions: list[Any]) -> tuple[Rolled | Scored, ...]:
+def actions_from_json(text: str, *, first: int = 1, dice: Dice = ()) -> tuple[Rolled | Scored, ...]:
+    """Actions of a record, from the JSON list of them: the part of a stored record that follows
+    what a reader holds already. ``first`` is the number of the first (for messages) and ``dice``
+    those on the table before it. Raises :class:`RecordError` as :meth:`Record.from_json` does.
+
+    >>> actions_from_json('[{"seat":0,"score":"YARBOROUGH","points":17}]', first=2, dice=(1, 2, 3, 5, 6))
+    (Scored(seat=0, box=<Box.YARBOROUGH: 14>, points=17, dice=(1, 2, 3, 5, 6)),)
+    """
+    try:
+        actions = json.loads(text)
+    except (ValueError, TypeError) as error:
+        raise RecordError(f"the record is not JSON: {error}") from None
+    if not isinstance(actions, list):
+        raise RecordError("the record's actions are not a list")
+    return _actions(actions, first=first, dice=dice)
+
+
+def _actions(actions: list[Any], *, first: int = 1, dice: Dice = ()) -> tuple[Rolled | Scored, ...]:
     decoded: list[Rolled | Scored] = []
     # A score enters the dice of the roll before it; a score with no roll before it in its
     # turn gets none, and the replay refuses it.
-    dice: Dice = ()
-    for number, action in enumerate(actions, 1):
+    for number, action in enumerate(actions, first):
         where = f"action {number}"
         if not isinstance(action, dict):
             raise RecordError(f"{where} is not an object")

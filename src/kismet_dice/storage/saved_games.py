@@ -491,6 +491,9 @@ def _replayed(text: str, rng: DiceSource | None, known: Game | None) -> Game:
     whole record replayed."""
     if known is None:
         return Game.from_json(text, rng=rng)
+    carried = known.continued_json(text, rng)
+    if carried is not None:
+        return carried
     record = Record.from_json(text)
     try:
         return known.continued(record, rng)
