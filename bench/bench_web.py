@@ -10,11 +10,13 @@ server and its workers, from /proc, over the load alone), and the messages the w
 
 The reference, measured in the same run with the same players and no watchers, is
 ``floor_app.py`` under uvicorn: FastAPI answering the same requests with a fixed view, keeping
-no game. The machine is shared and noisy; each server's CPU per action is also printed as a
-multiple of the reference's.
+no game. The machine is shared and its speed drifts from minute to minute, so every server
+(the reference too) is loaded in each of several rounds, in turn, and each server's CPU per
+action is also given as a multiple of the reference's of the same round (the median over the
+rounds).
 
 Run: ``PYTHONPATH=src .venv/bin/python bench/bench_web.py [--games 20] [--watchers 3] [--rate 100]
-[--seconds 15]``. The load stays on loopback and ends after ``--seconds``.
+[--seconds 12] [--rounds 4]``. The load stays on loopback; the run takes about four minutes.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from tests.support.postgres import Cluster
 from tests.support.processes import Server, free_port
 
 TICKS = os.sysconf("SC_CLK_TCK")
+REFERENCE = "Reference: FastAPI answering, no game, no watchers"
 
 
 def cpu_seconds(pid: int) -> float:
@@ -102,7 +105,7 @@ async def play(
 
 async def run_load(
     server: Server | Floor, games: int, watchers: int, rate: float, seconds: float
-) -> dict[str, float]:
+) -> Measured:
     load = Load()
     stop = asyncio.Event()
     limits = httpx2.Limits(max_connections=games + 4)
@@ -133,15 +136,37 @@ async def run_load(
         cpu = cpu_seconds(server.pid) - cpu_before
         elapsed = (load.last or time.monotonic()) - started
         await asyncio.gather(*tasks[: len(created) * watchers])
-    actions = len(load.latencies)
-    ordered = sorted(load.latencies)
+    return Measured(load.latencies, cpu, elapsed, load.refused, load.messages, watchers)
+
+
+@dataclass
+class Measured:
+    """One load on one server: each action's answer time, the server's processor time, and more."""
+
+    latencies: list[float]
+    cpu: float
+    elapsed: float
+    refused: int
+    messages: int
+    watchers: int
+
+    @property
+    def cpu_per_action(self) -> float:
+        return self.cpu / max(1, len(self.latencies))
+
+
+def figures(rounds: list[Measured]) -> dict[str, float]:
+    """A server's figures over every round it was measured in."""
+    latencies = sorted(latency for measured in rounds for latency in measured.latencies)
+    actions = len(latencies)
+    watched = sum(len(measured.latencies) * measured.watchers for measured in rounds)
     return {
-        "actions_per_second": actions / elapsed,
-        "p50_ms": 1000 * statistics.median(ordered),
-        "p99_ms": 1000 * ordered[min(actions - 1, int(0.99 * actions))],
-        "cpu_ms_per_action": 1000 * cpu / actions,
-        "refused": load.refused,
-        "messages_per_watcher_action": load.messages / max(1, actions * watchers),
+        "actions_per_second": actions / sum(measured.elapsed for measured in rounds),
+        "p50_ms": 1000 * statistics.median(latencies),
+        "p99_ms": 1000 * latencies[min(actions - 1, int(0.99 * actions))],
+        "cpu_ms_per_action": 1000 * sum(measured.cpu for measured in rounds) / actions,
+        "refused": sum(measured.refused for measured in rounds),
+        "messages_per_watcher_action": sum(measured.messages for measured in rounds) / max(1, watched),
     }
 
 
@@ -180,49 +205,73 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--watchers", type=int, default=3)
     parser.add_argument("--rate", type=float, default=100.0, help="actions per second, all games together")
-    parser.add_argument("--seconds", type=float, default=15.0)
+    parser.add_argument(
+        "--seconds", type=float, default=12.0, help="of each load (a whole game at the defaults)"
+    )
+    parser.add_argument("--rounds", type=int, default=4, help="loads on each server, taken in turn")
     options = parser.parse_args()
-    if not (1 <= options.games <= 200 and 0 <= options.watchers <= 10 and options.seconds <= 120):
-        parser.error("keep the load bounded: games 1-200, watchers 0-10, seconds up to 120")
+    if not (
+        1 <= options.games <= 200
+        and 0 <= options.watchers <= 10
+        and options.seconds <= 120
+        and 1 <= options.rounds <= 20
+    ):
+        parser.error("keep the load bounded: games 1-200, watchers 0-10, seconds up to 120, rounds 1-20")
 
-    floor = Floor()
-    try:
-        reference = asyncio.run(run_load(floor, options.games, 0, options.rate, options.seconds))
-    finally:
-        floor.stop()
-    print("reference", {key: round(value, 2) for key, value in reference.items()}, flush=True)
     cluster = Cluster.start()
-    rows = [("Reference: FastAPI answering, no game, no watchers", reference)]
+    servers: dict[str, Server | Floor] = {}
+    homes: list[tempfile.TemporaryDirectory[str]] = []
     try:
+        servers[REFERENCE] = Floor()
         for name, arguments in (
             ("1 process, SQLite", ()),
             ("1 process, PostgreSQL", ("--database", cluster.create_database())),
             ("2 workers, PostgreSQL", ("--database", cluster.create_database(), "--workers", "2")),
         ):
-            with tempfile.TemporaryDirectory() as home:
-                server = Server(Path(home), "--pace", "0", *arguments)
-                try:
-                    figures = asyncio.run(
-                        run_load(server, options.games, options.watchers, options.rate, options.seconds)
-                    )
-                finally:
-                    server.stop()
-            rows.append((name, figures))
-            print(name, {key: round(value, 2) for key, value in figures.items()}, flush=True)
+            homes.append(tempfile.TemporaryDirectory())
+            servers[name] = Server(Path(homes[-1].name), "--pace", "0", *arguments)
+        # Every server is measured in every round, one after another and in a turning order: the
+        # machine's speed drifts from minute to minute, and each round's reference is measured
+        # within a minute of the servers it is compared with.
+        measured: dict[str, list[Measured]] = {name: [] for name in servers}
+        names = list(servers)
+        for number in range(options.rounds):
+            for name in names[number % len(names) :] + names[: number % len(names)]:
+                watchers = 0 if name == REFERENCE else options.watchers
+                load = asyncio.run(
+                    run_load(servers[name], options.games, watchers, options.rate, options.seconds)
+                )
+                measured[name].append(load)
+            print(
+                f"round {number + 1}:",
+                ", ".join(
+                    f"{name} {1000 * rounds[-1].cpu_per_action:.2f} ms" for name, rounds in measured.items()
+                ),
+                flush=True,
+            )
     finally:
+        for server in servers.values():
+            server.stop()
+        for home in homes:
+            home.cleanup()
         cluster.stop()
 
     print(
         f"\n{options.games} games, {options.watchers} watchers each, {options.rate:g} actions/s asked, "
-        f"{options.seconds:g} s, {os.cpu_count()} cores\n"
+        f"{options.rounds} rounds of {options.seconds:g} s on each server, {os.cpu_count()} cores\n"
     )
     print("| Server | Actions/s | p50 (ms) | p99 (ms) | Server CPU per action (ms) | x reference |")
     print("|---|---:|---:|---:|---:|---:|")
-    for name, figures in rows:
-        ratio = figures["cpu_ms_per_action"] / reference["cpu_ms_per_action"]
+    reference = measured[REFERENCE]
+    for name, rounds in measured.items():
+        found = figures(rounds)
+        # Against the reference of the same round, the median over the rounds.
+        ratio = statistics.median(
+            load.cpu_per_action / floor.cpu_per_action for load, floor in zip(rounds, reference, strict=True)
+        )
         print(
-            f"| {name} | {figures['actions_per_second']:.0f} | {figures['p50_ms']:.1f} | "
-            f"{figures['p99_ms']:.1f} | {figures['cpu_ms_per_action']:.2f} | {ratio:.1f} |"
+            f"| {name} | {found['actions_per_second']:.0f} | {found['p50_ms']:.1f} | "
+            f"{found['p99_ms']:.1f} | {found['cpu_ms_per_action']:.2f} | {ratio:.2f} |"
         )
     return 0
 
