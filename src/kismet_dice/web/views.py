@@ -7,6 +7,7 @@ the same words as the terminal and plain text; the pages write no game sentences
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from functools import lru_cache
 from typing import Final
 
 from pydantic_core import to_json
@@ -76,12 +77,15 @@ def player_json(table: Table, seat: int) -> str:
     to the same bytes)."""
     game = table.session.game
     sheet = game.sheet(seat)
-    options = game.options() if seat == game.current_player else {}
     level = table.session.seats[seat].level
-    boxes = ",".join(
-        f'{_BOX_OPENINGS[box]}{_number(points)},"option":{_number(options.get(box))}}}'
-        for box, points in zip(Box, sheet.entries, strict=True)
-    )
+    if seat == game.current_player and game.dice:
+        options = game.options()
+        boxes = ",".join(
+            f"{head}{_number(options.get(box))}}}"
+            for box, head in zip(_BOXES, _box_heads(sheet.entries), strict=True)
+        )
+    else:
+        boxes = _boxes_without_options(sheet.entries)
     return (
         f'{{"seat":{seat},"name":{to_json(game.names[seat]).decode()},'
         f'"computer":{"null" if level is None else to_json(level.value).decode()},"sheet":[{boxes}],'
@@ -89,6 +93,25 @@ def player_json(table: Table, seat: int) -> str:
         f'"points_to_next_bonus":{_number(sheet.points_to_next_bonus)},'
         f'"kismet_total":{sheet.kismet_total},"total":{sheet.total}}}'
     )
+
+
+_BOXES: Final = tuple(Box)
+
+
+@lru_cache(maxsize=4096)
+def _box_heads(entries: tuple[int | None, ...]) -> tuple[str, ...]:
+    """Each box of a sheet with these entries, written up to its option: a sheet is written again
+    at every roll of its player, and only the options differ."""
+    return tuple(
+        f'{_BOX_OPENINGS[box]}{_number(points)},"option":'
+        for box, points in zip(_BOXES, entries, strict=True)
+    )
+
+
+@lru_cache(maxsize=4096)
+def _boxes_without_options(entries: tuple[int | None, ...]) -> str:
+    """The boxes of a sheet with these entries and no dice to enter (another player's turn)."""
+    return ",".join(f"{head}null}}" for head in _box_heads(entries))
 
 
 def event_fields(told: Told) -> dict[str, object]:
