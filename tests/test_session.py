@@ -169,8 +169,11 @@ def test_whoever_an_entry_pushes_out_of_the_hall_of_fame_is_told_and_not_asked(s
         f"Bob's {bob} no longer makes the Hall of Fame: Ann's entry just now took the last place.",
     )
     assert session.hall_prompts() == ()
-    with pytest.raises(IllegalAction, match="Bob has no Hall of Fame entry to make"):
+    # Bob's prompt was on his page when Ann's entry took the place: his answer is refused, saying why.
+    with pytest.raises(IllegalAction, match="Bob has no Hall of Fame prompt to answer any more: it was"):
         session.answer_hall(1, "Bob")
+    with pytest.raises(IllegalAction, match="Ann has no Hall of Fame prompt to answer any more"):
+        session.answer_hall(0, "Ann")  # answered twice
     assert [entry.name for entry in storage.hall.entries()].count("Bob") == 0
     # Loaded again, nobody is asked again.
     keeper = session.keeper

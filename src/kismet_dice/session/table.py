@@ -286,6 +286,20 @@ class Session:
         waiting.sort(key=lambda seat: -game.total(seat))
         return tuple(seat for seat in waiting if qualifies(game.total(seat), totals))
 
+    def _why_not_asked(self, seat: int) -> str:
+        game = self._game
+        if not game.is_over:
+            return "the game is not over yet"
+        if seat in self.humans and seat in self._hall_asked and not self._assisted:
+            # Answered (twice, say), or marked asked when another entry took the last place while
+            # the prompt was still on the page: the store does not tell which, so both are said.
+            return (
+                f"{game.names[seat]} has no Hall of Fame prompt to answer any more: it was answered, "
+                "or the total no longer makes the list"
+            )
+        who = game.names[seat] if 0 <= seat < len(game.names) else "that seat"
+        return f"{who} has no Hall of Fame entry to make"
+
     def _unasked(self) -> tuple[int, ...]:
         """The people who may still answer a Hall of Fame prompt (whether or not they qualify now)."""
         if not self._game.is_over or self._assisted or not self.keeper.has_hall:
@@ -301,12 +315,7 @@ class Session:
         """
         game = self._game
         if seat not in self._unasked():
-            raise IllegalAction(
-                "the game is not over yet"
-                if not game.is_over
-                else f"{game.names[seat] if 0 <= seat < len(game.names) else 'that seat'} "
-                "has no Hall of Fame entry to make"
-            )
+            raise IllegalAction(self._why_not_asked(seat))
         if name is not None:
             try:
                 name = check_name(name)
