@@ -18,15 +18,49 @@ import sys
 import tempfile
 
 PEAK = """
-import json, resource
+import json, os, resource, threading, time
+TICKS = os.sysconf("SC_CLK_TCK")
+def descendants(pid):
+    # The solver's workers are the forkserver's children, not this process's: the whole tree, from /proc.
+    found = []
+    for task in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{task}/children") as children:
+                for child in map(int, children.read().split()):
+                    found += [child, *descendants(child)]
+        except OSError:  # the task or the process ended meanwhile
+            pass
+    return found
+def own_and_reaped(pid):
+    # Processor seconds of a process (utime, stime) and of the children it has waited for (cutime, cstime).
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return sum(int(field) for field in fields[11:15]) / TICKS
+worker_peak_kb = 0
+def sample():
+    global worker_peak_kb
+    while True:
+        for pid in descendants(os.getpid()):
+            try:
+                with open(f"/proc/{pid}/status") as status:
+                    for line in status:
+                        if line.startswith("VmHWM:"):
+                            worker_peak_kb = max(worker_peak_kb, int(line.split()[1]))
+            except OSError:
+                pass
+        time.sleep(0.2)
+threading.Thread(target=sample, daemon=True).start()
 def peak():
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    workers = max(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, worker_peak_kb)
     return own / 1024, workers / 1024
 def cpu():
-    # Processor seconds of this process (all its threads) and of the workers it has waited for.
-    return sum(getattr(resource.getrusage(who), field) for who in (resource.RUSAGE_SELF,
-               resource.RUSAGE_CHILDREN) for field in ("ru_utime", "ru_stime"))
+    # Processor seconds of this process (all its threads) and of every process under it, those
+    # still running (the forkserver, its workers) and those they have waited for.
+    return sum(own_and_reaped(pid) for pid in (os.getpid(), *descendants(os.getpid())))
 """
 
 RUST = (
