@@ -15,7 +15,7 @@ from kismet_dice.tui.screens.end import EndScreen
 from kismet_dice.tui.screens.hall import HallScreen
 from kismet_dice.tui.screens.start import StartScreen
 from kismet_dice.tui.screens.table import TableScreen
-from kismet_dice.tui.widgets import KEY_OF_BOX, SheetView
+from kismet_dice.tui.widgets import KEY_OF_BOX, SheetView, StoryLog
 from tests.game.test_solo_game import TURNS
 from tests.support.games import draws, finished_two_player_game, hall_with_one_place_between
 
@@ -230,6 +230,25 @@ async def test_the_log_tells_a_roll_in_the_words_of_every_interface(storage: Sto
         )
         # The log wraps long lines: compare the words.
         assert " ".join(sentence.split()) in " ".join(" ".join(lines).split())
+
+
+async def test_the_log_wraps_its_lines_again_when_the_terminal_is_resized(storage: Storage) -> None:
+    app = make_app(storage, [1, 6, 3, 5, 3, 1, 2, 4, 6])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("enter", "space", "2", "4", "space")
+        await pilot.pause()
+        log = table_of(app).query_one(StoryLog)
+        told = " ".join(" ".join(str(line.text) for line in log.lines).split())
+        wide = max(len(str(line.text).rstrip()) for line in log.lines)
+        await pilot.resize_terminal(80, 40)
+        await pilot.pause()
+        narrow = log.scrollable_content_region.width
+        assert narrow < wide  # the lines written at 120 columns would not fit any more
+        assert all(len(str(line.text).rstrip()) <= narrow for line in log.lines)
+        assert " ".join(" ".join(str(line.text) for line in log.lines).split()) == told
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause()
+        assert max(len(str(line.text).rstrip()) for line in log.lines) == wide
 
 
 async def test_whoever_an_entry_pushes_out_is_told_and_not_asked(storage: Storage) -> None:

@@ -13,7 +13,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.coordinate import Coordinate
 from textual.message import Message
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable, RichLog, Static
 
 from kismet_dice.rules import Box, Colour, Sheet, bonus, colour_of
 
@@ -269,3 +269,36 @@ __all__ = [
     "sheet_width",
     "sheets_that_fit",
 ]
+
+
+class StoryLog(RichLog):
+    """The game's story, wrapped to the log's width and wrapped again when that changes.
+
+    A rich log wraps each line once, as it is written: after the terminal is resized, its lines
+    would keep the old width (cut off, or in a narrow column). The story's lines are kept and
+    written again at the new width, the latest in view.
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id, wrap=True, markup=False, min_width=1, max_lines=MAX_STORY_LINES)
+        self._story: list[str] = []
+        self._width = 0
+
+    def tell(self, line: str) -> None:
+        self._story.append(line)
+        del self._story[:-MAX_STORY_LINES]
+        self.write(line)
+
+    def on_resize(self, event: events.Resize) -> None:
+        width = event.size.width
+        if self._width and width and width != self._width:
+            self.clear()
+            for line in self._story:
+                self.write(line, scroll_end=False)
+            self.call_after_refresh(self.scroll_end, animate=False)
+        if width:
+            self._width = width
+
+
+MAX_STORY_LINES = 1000
+"""The story lines a log keeps: a long game tells a few hundred."""

@@ -10,7 +10,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, RichLog, Static
+from textual.widgets import DataTable, Footer, Header, Static
 
 from kismet_dice.game import Rolled, RollOff, Score, Scored, SecondKismet
 from kismet_dice.rules import Box, IllegalAction
@@ -31,6 +31,7 @@ from kismet_dice.tui.widgets import (
     DieView,
     SheetView,
     Status,
+    StoryLog,
     sheet_width,
     sheets_that_fit,
 )
@@ -111,7 +112,7 @@ class TableScreen(Screen[None]):
             yield DiceTray(id="tray")
             yield Status(id="status")
             yield Static("", id="choice")
-            yield RichLog(id="log", wrap=True, markup=False, min_width=1)
+            yield StoryLog(id="log")
         with Vertical(id="right"):
             yield Static("", id="sheet-hint")
             yield SheetView()
@@ -176,7 +177,7 @@ class TableScreen(Screen[None]):
         choice = self.query_one("#choice", Static)
         if choice.display != (self.chosen is not None):
             # The log gets shorter or taller: keep its latest line in view.
-            log = self.query_one(RichLog)
+            log = self.query_one(StoryLog)
             self.call_after_refresh(log.scroll_end, animate=False)
         choice.display = self.chosen is not None
         choice.update(self.choice_text())
@@ -226,7 +227,7 @@ class TableScreen(Screen[None]):
         return f"Round {game.round} · {whose}{assisted}\n{action}{bonus_line}"
 
     def _log(self, line: str) -> None:
-        self.query_one(RichLog).write(line)
+        self.query_one(StoryLog).tell(line)
 
     def _tell(self, told: Sequence[Told], *, announce: bool = True) -> None:
         """Write what happened to the log, as every interface tells it; announce a second Kismet."""
