@@ -6,6 +6,7 @@ ones, started with the spawn context (never fork a threaded process), each with 
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import multiprocessing
 import queue
@@ -20,7 +21,7 @@ import pytest
 from kismet_dice.game import Game
 from kismet_dice.storage import SCHEMA_VERSION, Storage, StorageError, VersionConflict
 from kismet_dice.storage.database import upgrade
-from kismet_dice.storage.postgres import CHANNEL, _PostgresConnection, describe
+from kismet_dice.storage.postgres import CHANNEL, PostgresDatabase, _PostgresConnection, describe
 from tests.support.games import take_turn_step
 from tests.support.postgres import PASSWORD, USER, Cluster
 
@@ -327,6 +328,30 @@ def test_a_save_dropped_by_the_server_is_refused_whole_and_the_next_is_prepared_
     assert site.games.version(saved.id) == saved.version
     # The pool's new connection has never seen the statement: it is prepared there before it runs.
     again = site.games.save(saved.id, game, version=saved.version)
+    assert again.version == saved.version + 1
+    assert site.games.load(saved.id)[1].to_json() == game.to_json()
+
+
+def test_a_save_whose_prepared_statement_the_server_forgot_is_prepared_again(site: Storage) -> None:
+    game = Game(["Ann", "Bob"], rng=random.Random(10))
+    saved = site.games.start(game)
+    take_turn_step(game)
+    saved = site.games.save(saved.id, game, version=saved.version, known=saved)
+    database = site.games._database
+    assert isinstance(database, PostgresDatabase)
+    with contextlib.ExitStack() as held:
+        # Every connection of the pool at once (it hands them out in turn), each made to forget its
+        # prepared statements, as a connection pooler's DISCARD ALL would.
+        pooled = [
+            held.enter_context(database._connection()) for _ in range(database._pool.get_stats()["pool_size"])
+        ]
+        forgotten = []
+        for raw in pooled:
+            forgotten += raw.execute("SELECT name FROM pg_prepared_statements").fetchall()
+            raw.execute("DEALLOCATE ALL")
+        assert ("kismet_0",) in forgotten
+    take_turn_step(game)
+    again = site.games.save(saved.id, game, version=saved.version, known=saved)
     assert again.version == saved.version + 1
     assert site.games.load(saved.id)[1].to_json() == game.to_json()
 

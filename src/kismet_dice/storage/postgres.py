@@ -199,8 +199,13 @@ class _Prepared:
         # NULL is a None among the values (libpq's null pointer), which the stubs leave out.
         values: list[Any] = [_text(value) for value in parameters]
         with raw.lock:
-            name = self._name(raw, statement)
-            result = raw.pgconn.exec_prepared(name, values)
+            result = raw.pgconn.exec_prepared(self._name(raw, statement), values)
+            if _sqlstate(result) == _NO_SUCH_STATEMENT:
+                # The server no longer has it (a DISCARD ALL by a proxy in between, say): nothing
+                # ran, so it is prepared again and run once more.
+                with self._lock:
+                    self._names.pop(raw, None)
+                result = raw.pgconn.exec_prepared(self._name(raw, statement), values)
             if result.status != psycopg.pq.ExecStatus.TUPLES_OK:
                 raise _failure(raw, result)
         if result.ntuples == 0:
@@ -228,6 +233,13 @@ class _Prepared:
             with self._lock:
                 names[statement] = name
         return name
+
+
+_NO_SUCH_STATEMENT = b"26000"  # invalid_sql_statement_name
+
+
+def _sqlstate(result: psycopg.pq.abc.PGresult) -> bytes | None:
+    return result.error_field(psycopg.pq.DiagnosticField.SQLSTATE)
 
 
 def _failure(raw: psycopg.Connection[Any], result: psycopg.pq.abc.PGresult) -> psycopg.Error:
