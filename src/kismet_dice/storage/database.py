@@ -457,6 +457,12 @@ class Database(ABC):
     def read(self, sql: str, parameters: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         """The rows of one query."""
 
+    def read_row(self, sql: str, parameters: Sequence[Any] = ()) -> tuple[Any, ...] | None:
+        """The row of a query that finds one at most (by a key), or ``None``; only whole numbers,
+        text and NULL in its columns. The reads a server makes at every turn of a game go here."""
+        rows = self.read(sql, parameters)
+        return rows[0] if rows else None
+
     @abstractmethod
     def write(self, work: Callable[[Connection], T]) -> T:
         """Run ``work(connection)`` in one transaction and commit it; if ``work`` raises, nothing is kept."""

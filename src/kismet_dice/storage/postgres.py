@@ -166,6 +166,8 @@ def _numbered(sql: str) -> bytes:
 
 
 _INTEGERS = frozenset({20, 21, 23})  # the type oids of int8, int2 and int4
+_TEXTS = frozenset({25, 1043})  # text and varchar
+_VOID = 2278  # what pg_notify returns
 
 
 def _text(value: object) -> bytes | None:
@@ -180,11 +182,12 @@ def _text(value: object) -> bytes | None:
 
 
 class _Prepared:
-    """The saved game's update, prepared once per connection and run straight through libpq.
+    """Statements prepared once per connection and run straight through libpq: the saved game's
+    update and the reads of one row by its key.
 
-    It is the one statement a server runs at every action of every game; psycopg's cursor around
-    it (adapting, preparing, the result's loaders) cost as much processor time as the round trip
-    itself. The row comes back as psycopg would give it: whole numbers as ``int``, text as ``str``.
+    They are what a server runs at every action of every game; psycopg's cursor around them
+    (adapting, preparing, the result's loaders) cost as much processor time as the round trip
+    itself. A row comes back as psycopg would give it: whole numbers as ``int``, text as ``str``.
     """
 
     def __init__(self) -> None:
@@ -192,10 +195,18 @@ class _Prepared:
         self._names = weakref.WeakKeyDictionary()
         self._lock = threading.Lock()
 
-    def run(
+    def update(
         self, raw: psycopg.Connection[Any], sql: str, parameters: Sequence[Any]
     ) -> tuple[Any, ...] | None:
-        statement = _numbered(_with_notify(sql))
+        """The row an ``UPDATE ... RETURNING`` of one saved game returns, its NOTIFY sent with it."""
+        row = self.row(raw, _with_notify(sql), parameters)
+        return None if row is None else row[:-1]  # the last column is the NOTIFY's (void)
+
+    def row(
+        self, raw: psycopg.Connection[Any], sql: str, parameters: Sequence[Any]
+    ) -> tuple[Any, ...] | None:
+        """The first row of the statement ``sql`` (``?`` for each parameter), or ``None``."""
+        statement = _numbered(sql)
         # NULL is a None among the values (libpq's null pointer), which the stubs leave out.
         values: list[Any] = [_text(value) for value in parameters]
         with raw.lock:
@@ -210,16 +221,7 @@ class _Prepared:
                 raise _failure(raw, result)
         if result.ntuples == 0:
             return None
-        row: list[object] = []
-        for column in range(result.nfields - 1):  # the last is the NOTIFY's (void)
-            value = result.get_value(0, column)
-            if value is None:
-                row.append(None)
-            elif result.ftype(column) in _INTEGERS:
-                row.append(int(value))
-            else:
-                row.append(bytes(value).decode())
-        return tuple(row)
+        return tuple(_value(result, column) for column in range(result.nfields))
 
     def _name(self, raw: psycopg.Connection[Any], statement: bytes) -> bytes:
         with self._lock:
@@ -233,6 +235,20 @@ class _Prepared:
             with self._lock:
                 names[statement] = name
         return name
+
+
+def _value(result: psycopg.pq.abc.PGresult, column: int) -> object:
+    value = result.get_value(0, column)
+    if value is None:
+        return None
+    kind = result.ftype(column)
+    if kind in _INTEGERS:
+        return int(value)
+    if kind in _TEXTS:
+        return bytes(value).decode()
+    if kind == _VOID:
+        return None
+    raise TypeError(f"a column of type oid {kind} is read as neither a whole number nor text")
 
 
 _NO_SUCH_STATEMENT = b"26000"  # invalid_sql_statement_name
@@ -315,6 +331,19 @@ class PostgresDatabase(Database):
                 self._pool.check()
             raise AssertionError("unreachable")  # pragma: no cover
 
+    def read_row(self, sql: str, parameters: Sequence[Any] = ()) -> tuple[Any, ...] | None:
+        """The row of a query by a key, prepared once per connection (see :class:`_Prepared`)."""
+        with self._reporting():
+            for attempt in range(2):
+                with self._connection() as raw:
+                    try:
+                        return self._prepared.row(raw, sql, parameters)
+                    except psycopg.OperationalError:
+                        if attempt or not raw.broken:
+                            raise
+                self._pool.check()  # as read() does: a read is safely asked again
+            raise AssertionError("unreachable")  # pragma: no cover
+
     def write(self, work: Callable[[Connection], T]) -> T:
         """Run ``work(connection)`` in one transaction and commit it; if ``work`` raises, nothing is kept.
 
@@ -344,7 +373,7 @@ class PostgresDatabase(Database):
         """The UPDATE and its NOTIFY as one statement on an autocommit connection: one round trip,
         where a transaction around it would add a BEGIN and a COMMIT."""
         with self._reporting(), self._connection() as raw:
-            return self._prepared.run(raw, sql, parameters)
+            return self._prepared.update(raw, sql, parameters)
 
     def listen(
         self, callback: Callable[[int, int], None], listening: Callable[[], None] | None = None

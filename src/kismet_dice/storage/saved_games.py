@@ -134,10 +134,10 @@ class SavedGames:
 
     def version(self, game_id: int) -> int:
         """The version of saved game ``game_id`` now; :class:`SavedGameError` if there is none."""
-        rows = self._database.read("SELECT version FROM saved_game WHERE id = ?", (game_id,))
-        if not rows:
+        row = self._database.read_row("SELECT version FROM saved_game WHERE id = ?", (game_id,))
+        if row is None:
             raise SavedGameError(f"there is no saved game {game_id}")
-        return int(rows[0][0])
+        return int(row[0])
 
     def save(
         self,
@@ -283,12 +283,12 @@ class SavedGames:
         an earlier state of the game held by the caller: if the record continues it, only the
         actions added since are replayed.
         """
-        rows = self._database.read(f"SELECT {_COLUMNS} FROM saved_game WHERE id = ?", (game_id,))
-        if not rows:
+        row = self._database.read_row(f"SELECT {_COLUMNS} FROM saved_game WHERE id = ?", (game_id,))
+        if row is None:
             raise SavedGameError(f"there is no saved game {game_id}")
-        if rows[0][6] is not None and not finished:
+        if row[6] is not None and not finished:
             raise SavedGameError(f"saved game {game_id} is already over")
-        return _load(rows[0], rng, known)
+        return _load(row, rng, known)
 
     def discard(self, game_id: int) -> bool:
         """Delete a saved game; whether there was one."""

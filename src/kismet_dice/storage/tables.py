@@ -64,10 +64,12 @@ class WebTables:
 
         Raises :class:`SavedGameError` if the digests kept cannot be read.
         """
-        rows = self._database.read("SELECT saved_game, seat_digests FROM web_table WHERE id = ?", (table_id,))
-        if not rows:
+        row = self._database.read_row(
+            "SELECT saved_game, seat_digests FROM web_table WHERE id = ?", (table_id,)
+        )
+        if row is None:
             return None
-        saved_game, text = rows[0]
+        saved_game, text = row
         try:
             digests = json.loads(str(text))
         except ValueError:
