@@ -376,8 +376,8 @@ class Tables:
         held = self._open.get(table_id)
         if held is not None and not self._is_outdated(held):
             before = held.version
-            # A stale copy stays held: get() below finds the store's version newer and carries
-            # the copy on to it.
+            # A stale copy stays held, marked outdated: get() below reads the store's game at once
+            # and carries the copy on to it.
             try:
                 result = work(held)
             except Stale:
