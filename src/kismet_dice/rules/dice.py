@@ -9,7 +9,7 @@ from __future__ import annotations
 import enum
 import itertools
 from collections.abc import Iterable, Sequence
-from typing import Final
+from typing import Final, cast
 
 from kismet_dice.rules.errors import IllegalAction
 
@@ -67,16 +67,33 @@ def check_face(face: object) -> int:
     return face
 
 
+_FACES: Final = frozenset(range(1, 7))
+_INT: Final = {int}
+
+
 def check_dice(dice: Iterable[object]) -> Dice:
     """Return ``dice`` as a tuple of five faces, or raise :class:`IllegalAction`.
 
     >>> check_dice([4, 5, 5, 5, 5])
     (4, 5, 5, 5, 5)
+    >>> check_dice((6, 6, 6, 6, True))
+    Traceback (most recent call last):
+    ...
+    kismet_dice.rules.errors.IllegalAction: a die shows 1 to 6, not True
     >>> check_dice([1, 2, 3])
     Traceback (most recent call last):
     ...
     kismet_dice.rules.errors.IllegalAction: five dice are needed, not 3
     """
+    # The engine's own dice, a tuple of five faces, are checked without a call per die: the rules
+    # check the dice again at every score and every look at the options.
+    if (
+        type(dice) is tuple
+        and len(dice) == NUMBER_OF_DICE
+        and _FACES.issuperset(dice)
+        and set(map(type, dice)) == _INT  # not True, which equals 1
+    ):
+        return cast(Dice, dice)
     if isinstance(dice, (str, bytes)):
         raise IllegalAction(f"five dice are needed, not {dice!r}")
     try:
