@@ -41,6 +41,10 @@ class Box(enum.Enum):
     YARBOROUGH = 14
     KISMET = 15
 
+    # A member is one object, equal only to itself, so its identity hash serves: Enum's own hashes
+    # the name in Python at every dict lookup, and boxes key the scores, the options and the sheets.
+    __hash__ = object.__hash__
+
     @property
     def section(self) -> Section:
         return Section.BASIC if self.value <= 6 else Section.KISMET
