@@ -14,8 +14,9 @@ and :meth:`Computer.prepare` cover what a set of levels needs, table and futures
 
 from __future__ import annotations
 
+import contextlib
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from kismet_dice.strategy.advisor import Advisor
@@ -79,20 +80,26 @@ class Computer:
         with self._lock:
             if self._advisor is None:
                 self._failure = None
-                try:
+                with self._unavailable_without("the strategy table"):
                     table = load_or_solve(kismet_rules(), directory=self._directory, progress=progress)
-                except SolveFailed as error:
-                    self._failure = str(error)
-                    raise ComputerUnavailable(self._failure) from error
-                except MemoryError as error:
-                    self._failure = "There is not enough memory for the strategy table"
-                    raise ComputerUnavailable(self._failure) from error
-                except OSError as error:
-                    reason = error.strerror or type(error).__name__
-                    self._failure = f"The strategy table could not be loaded or stored ({reason})"
-                    raise ComputerUnavailable(self._failure) from error
                 self._advisor = Advisor(table)
             return self._advisor
+
+    @contextlib.contextmanager
+    def _unavailable_without(self, what: str) -> Iterator[None]:
+        """A failure to get ``what`` as :class:`ComputerUnavailable`, remembered in :attr:`failure`."""
+        try:
+            yield
+        except SolveFailed as error:
+            self._failure = str(error)
+            raise ComputerUnavailable(self._failure) from error
+        except MemoryError as error:
+            self._failure = f"There is not enough memory for {what}"
+            raise ComputerUnavailable(self._failure) from error
+        except OSError as error:
+            reason = error.strerror or type(error).__name__
+            self._failure = f"{what[0].upper()}{what[1:]} could not be loaded or stored ({reason})"
+            raise ComputerUnavailable(self._failure) from error
 
     @property
     def futures_stored(self) -> bool:
@@ -131,15 +138,8 @@ class Computer:
         table = self.advisor(progress).table
         with self._futures_lock:
             if self._futures is None:
-                try:
+                with self._unavailable_without("the chances of every position"):
                     self._futures = load_or_compute_futures(table, progress, self._directory)
-                except MemoryError as error:
-                    self._failure = "There is not enough memory to work out the chances of every position"
-                    raise ComputerUnavailable(self._failure) from error
-                except OSError as error:
-                    reason = error.strerror or type(error).__name__
-                    self._failure = f"The chances of every position could not be loaded ({reason})"
-                    raise ComputerUnavailable(self._failure) from error
                 self._failure = None
             return self._futures
 
