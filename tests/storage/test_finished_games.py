@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from kismet_dice import Game
 from kismet_dice.game import ScriptedDice
-from kismet_dice.session.statistics import _replayed, statistics
+from kismet_dice.session.statistics import REPLAYS, statistics
 from kismet_dice.storage import Storage
 from tests.support.stats import TOP_DOWN, store_game, total
 
@@ -39,12 +39,12 @@ def test_an_empty_store_has_no_finished_games(storage: Storage) -> None:
 def test_statistics_drawn_again_replay_only_the_games_that_ended_since(storage: Storage) -> None:
     store_game(storage, [("Ann", [6, 6, 6, 6, 5], TOP_DOWN)])
     store_game(storage, [("Bob", [5, 5, 5, 4, 4], TOP_DOWN)], assisted=True)
-    _replayed.cache_clear()
+    REPLAYS.clear()
     first = statistics(storage.finished.all())
-    assert _replayed.cache_info().misses == 2
+    assert REPLAYS.replays == 2
     store_game(storage, [("Ann", [1, 1, 2, 2, 3], TOP_DOWN)])
     again = statistics(storage.finished.all())
-    assert (_replayed.cache_info().misses, _replayed.cache_info().hits) == (3, 2)
+    assert (REPLAYS.replays, REPLAYS.reused) == (3, 2)
     # What is kept is the same whichever game asks: the assisted mark is each stored game's own.
     assert [(p.name, p.games, p.assisted) for p in first.players] == [("Ann", 1, 0), ("Bob", 0, 1)]
     assert [(p.name, p.games, p.assisted) for p in again.players] == [("Ann", 2, 0), ("Bob", 0, 1)]

@@ -108,7 +108,7 @@ class HallAdvice:
         >>> advice.best_for_hall
         1
         """
-        if self.chances is None or not self.chances:
+        if not self.chances:
             return None
         best = max(self.chances)
         return self.chances.index(best)

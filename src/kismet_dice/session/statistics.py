@@ -22,9 +22,11 @@ How games are counted:
 from __future__ import annotations
 
 import math
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
+from datetime import datetime
 
 from kismet_dice.game import Game, RecordError, SecondKismet
 from kismet_dice.rules import Box
@@ -144,7 +146,7 @@ def statistics(games: Iterable[FinishedGame], *, computers: bool = False) -> Sta
     by_name: dict[tuple[str, bool], list[PlayedSheet]] = {}
     unreadable = 0
     for stored in games:
-        replayed = _replayed(stored.record)
+        replayed = REPLAYS.replayed(stored)
         if replayed is None or len(stored.levels) != len(replayed[0]):
             unreadable += 1
             continue
@@ -167,12 +169,44 @@ REPLAYED_KEPT = 10_000
 """How many finished games' sheets a process keeps: a page of a site's statistics replays only
 the games that ended since the last one was drawn (a replay takes milliseconds a game)."""
 
+Replayed = tuple[tuple[str, ...], tuple[PlayedSheet, ...]]
 
-@lru_cache(maxsize=REPLAYED_KEPT)
-def _replayed(record: str) -> tuple[tuple[str, ...], tuple[PlayedSheet, ...]] | None:
-    """The players and finished sheets of a stored record, replayed through the rules; ``None`` if
-    it does not replay or the game is not over. A finished game's record never changes, so the
-    record itself is the key."""
+
+class Replays:
+    """The players and finished sheets of stored games, replayed once each and kept, least recently
+    used first let go beyond ``kept``. A finished game never changes, so a game is known by its id,
+    when it ended and its record's hash: the records themselves (kilobytes each) are not kept."""
+
+    def __init__(self, kept: int = REPLAYED_KEPT) -> None:
+        self._kept = kept
+        self._known: OrderedDict[tuple[int, datetime, int], Replayed | None] = OrderedDict()
+        self._lock = threading.Lock()
+        self.replays = 0  # how many games were replayed
+        self.reused = 0  # how many times a game replayed before was asked for again
+
+    def replayed(self, stored: FinishedGame) -> Replayed | None:
+        """``stored``'s players and sheets; ``None`` if it does not replay or is not over."""
+        key = (stored.id, stored.finished, hash(stored.record))
+        with self._lock:
+            if key in self._known:
+                self._known.move_to_end(key)
+                self.reused += 1
+                return self._known[key]
+        found = _replay(stored.record)
+        with self._lock:
+            self.replays += 1
+            self._known[key] = found
+            while len(self._known) > self._kept:
+                self._known.popitem(last=False)
+        return found
+
+    def clear(self) -> None:
+        with self._lock:
+            self._known.clear()
+            self.replays = self.reused = 0
+
+
+def _replay(record: str) -> Replayed | None:
     try:
         game = Game.from_json(record)
     except RecordError:
@@ -180,6 +214,10 @@ def _replayed(record: str) -> tuple[tuple[str, ...], tuple[PlayedSheet, ...]] | 
     if not game.is_over:
         return None
     return game.names, tuple(sheets(game, assisted=False))
+
+
+REPLAYS = Replays()
+"""The process's replayed games, shared by every statistics page and command."""
 
 
 def figures(name: str, computer: bool, played: Sequence[PlayedSheet]) -> PlayerStatistics:

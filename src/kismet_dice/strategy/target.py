@@ -19,7 +19,6 @@ first, keeps in the advisor's order): where T cannot matter the player is the ha
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
@@ -32,7 +31,7 @@ from kismet_dice.strategy import kernel
 from kismet_dice.strategy.advisor import position_key, raw_points
 from kismet_dice.strategy.dice_space import FloatArray, IntArray
 from kismet_dice.strategy.distribution import Futures, TurnShape
-from kismet_dice.strategy.players import Level, hold_for
+from kismet_dice.strategy.players import Goal, Level, hold_for
 from kismet_dice.strategy.solver import next_values
 from kismet_dice.strategy.table import StrategyTable
 
@@ -224,7 +223,7 @@ class HallPlayer:
 
     level = TARGET
 
-    def __init__(self, futures: Futures, table: StrategyTable, goal: Callable[[], int]) -> None:
+    def __init__(self, futures: Futures, table: StrategyTable, goal: Goal) -> None:
         if not futures.survival:
             raise ValueError("the target player needs every layer of the futures (future_pass keep=None)")
         self._futures = futures
