@@ -58,6 +58,16 @@ class Sheet(Mapping[Box, "int | None"]):
         entries[_INDEX[box]] = points
         return Sheet(tuple(entries))
 
+    def without_entry(self, box: Box) -> Sheet:
+        """A copy with ``box`` open again: the sheet as it was before that entry.
+
+        >>> Sheet().with_entry(Box.SIXES, 24).without_entry(Box.SIXES) == Sheet()
+        True
+        """
+        entries = list(self.entries)
+        entries[_INDEX[box]] = None
+        return Sheet(tuple(entries))
+
     @cached_property
     def open_boxes(self) -> tuple[Box, ...]:
         """The open boxes, from the top of the sheet down."""

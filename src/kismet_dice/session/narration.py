@@ -155,17 +155,11 @@ def _sheets_before(game: Game, start: int) -> list[Sheet]:
     sheets = [game.sheet(seat) for seat in range(len(game.names))]
     for event in game.history[start:]:
         if isinstance(event, Scored):
-            sheets[event.seat] = _cleared(sheets[event.seat], event.box)
+            sheets[event.seat] = sheets[event.seat].without_entry(event.box)
         elif isinstance(event, SecondKismet):
             for penalty in event.penalties:
-                sheets[penalty.seat] = _cleared(sheets[penalty.seat], penalty.box)
+                sheets[penalty.seat] = sheets[penalty.seat].without_entry(penalty.box)
     return sheets
-
-
-def _cleared(sheet: Sheet, box: Box) -> Sheet:
-    entries = list(sheet.entries)
-    entries[box.value - 1] = None
-    return Sheet(tuple(entries))
 
 
 def result(game: Game) -> str:
