@@ -403,10 +403,7 @@ class PlainTable:
                 f"Advice, best first: the expected final total, the chance of a {hall.heading}, the option:"
             )
             best = hall.best_for_hall
-            shown = list(range(min(ADVICE_SHOWN, len(options))))
-            if best is not None and best not in shown:
-                shown.append(best)  # the best for the Hall of Fame is shown wherever it ranks
-            for rank in shown:
+            for rank in hall.shown(ADVICE_SHOWN):
                 option, found = options[rank], hall.chances[rank]
                 words = narration.option(option, dice)
                 mark = f" ({narration.BEST_FOR_HALL})" if rank == best else ""

@@ -113,6 +113,19 @@ class HallAdvice:
         best = max(self.chances)
         return self.chances.index(best)
 
+    def shown(self, first: int) -> tuple[int, ...]:
+        """The ranks of the options to show where only the first ``first`` fit: those, and the
+        best for the Hall of Fame wherever it ranks.
+
+        >>> from kismet_dice.rules import Box
+        >>> options = tuple(Option(None, box, 300.0 - box.value) for box in (Box.ONES, Box.TWOS, Box.THREES))
+        >>> HallAdvice(options, Sheet(), (1, 2, 3, 4, 5), 0, target=310, chances=(0.1, 0.2, 0.3)).shown(2)
+        (0, 1, 2)
+        """
+        ranks = tuple(range(min(first, len(self.options))))
+        best = self.best_for_hall
+        return ranks if best is None or best in ranks else (*ranks, best)
+
     @property
     def line(self) -> str | None:
         """The line to show under the advice now: "working out the chances" while they are pending."""

@@ -127,9 +127,10 @@ class AdviceScreen(ModalScreen[Option | None]):
         super().__init__(classes="dialog-screen")
         self.dice = dice
         self.every = options
+        self.first = shown
         # The ranks (in ``options``) of the rows shown, one row each: the first ``shown``, and the
-        # best for the Hall of Fame wherever it ranks.
-        self.ranks = list(range(min(shown, len(options))))
+        # best for the Hall of Fame wherever it ranks (HallAdvice.shown), once known.
+        self.ranks = list(range(min(shown, len(options)))) if hall is None else list(hall.shown(shown))
         self.hall = hall
         self._chances = chances
         self._advisor = advisor
@@ -142,6 +143,10 @@ class AdviceScreen(ModalScreen[Option | None]):
     @property
     def hidden(self) -> int:
         return len(self.every) - len(self.ranks)
+
+    def _more_line(self) -> str:
+        more = f" ({self.hidden} weaker options not shown)" if self.hidden else ""
+        return f"Enter plays the highlighted option, escape closes{more}."
 
     def _best_for_hall(self) -> int | None:
         return None if self.hall is None else self.hall.best_for_hall
@@ -164,9 +169,6 @@ class AdviceScreen(ModalScreen[Option | None]):
     def compose(self) -> ComposeResult:
         hall = self.hall
         heading = None if hall is None else hall.heading
-        best = self._best_for_hall()
-        if best is not None and best not in self.ranks:
-            self.ranks.append(best)
         with Vertical(classes="dialog", id="advice"):
             yield Label("Advice: every option by expected final total", classes="dialog-title")
             table: DataTable[Text] = DataTable(cursor_type="row", id="advice-table")
@@ -179,8 +181,7 @@ class AdviceScreen(ModalScreen[Option | None]):
             for rank in self.ranks:
                 table.add_row(*self._cells(rank, heading), key=str(rank))
             yield table
-            more = f" ({self.hidden} weaker options not shown)" if self.hidden else ""
-            yield Static(f"Enter plays the highlighted option, escape closes{more}.", id="advice-more")
+            yield Static(self._more_line(), id="advice-more")
             yield Static(self._hall_line(), id="hall-line")
             yield Static(self._hall_tip(), id="hall-tip")
 
@@ -221,14 +222,11 @@ class AdviceScreen(ModalScreen[Option | None]):
         table = self.query_one(DataTable)
         for rank in self.ranks:
             table.update_cell(str(rank), "chance", self._chance_cell(rank))
-        best = self._best_for_hall()
-        if best is not None and best not in self.ranks:
-            self.ranks.append(best)
-            table.add_row(*self._cells(best, answered.heading), key=str(best))
-            more = f" ({self.hidden} weaker options not shown)" if self.hidden else ""
-            self.query_one("#advice-more", Static).update(
-                f"Enter plays the highlighted option, escape closes{more}."
-            )
+        for rank in answered.shown(self.first):
+            if rank not in self.ranks:  # the best for the Hall of Fame, further down
+                self.ranks.append(rank)
+                table.add_row(*self._cells(rank, answered.heading), key=str(rank))
+        self.query_one("#advice-more", Static).update(self._more_line())
         self.query_one("#hall-line", Static).update(self._hall_line())
         self.query_one("#hall-tip", Static).update(self._hall_tip())
 
