@@ -215,14 +215,19 @@ async def test_late_advice_fills_in_each_options_chance_of_a_hall_of_fame_total(
         assert str(again.query_one(DataTable).get_row_at(0)[-1]).startswith(f"{ranked[0].chance:.1%}")
 
 
-async def test_early_advice_says_from_when_the_chances_show(
-    storage: Storage, kismet_table: StrategyTable
-) -> None:
+def early_game_with_a_full_hall(storage: Storage, kismet_table: StrategyTable) -> KismetApp:
+    """A solo game saved after its first roll (2 3 4 5 5), a full Hall of Fame (300 to 309)."""
     game = Game(["Ann"], rng=ScriptedDice([3, 2, 3, 4, 5, 5]))
     game.roll()
     storage.games.start(game, levels=[None])
     fill_hall(storage, range(300, 310))
-    app = KismetApp(storage, computer=Computer(table=kismet_table), rng=ScriptedDice([6]), pace=0)
+    return KismetApp(storage, computer=Computer(table=kismet_table), rng=ScriptedDice([6]), pace=0)
+
+
+async def test_early_advice_says_from_when_the_chances_show(
+    storage: Storage, kismet_table: StrategyTable
+) -> None:
+    app = early_game_with_a_full_hall(storage, kismet_table)
     async with app.run_test(size=(120, 34)) as pilot:
         await pilot.press("shift+tab", "enter")
         await pilot.press("h", "y")
@@ -243,11 +248,7 @@ async def test_early_advice_says_from_when_the_chances_show(
 async def test_on_an_80x24_terminal_the_lines_under_the_advice_still_show(
     storage: Storage, kismet_table: StrategyTable
 ) -> None:
-    game = Game(["Ann"], rng=ScriptedDice([3, 2, 3, 4, 5, 5]))
-    game.roll()
-    storage.games.start(game, levels=[None])
-    fill_hall(storage, range(300, 310))
-    app = KismetApp(storage, computer=Computer(table=kismet_table), rng=ScriptedDice([6]), pace=0)
+    app = early_game_with_a_full_hall(storage, kismet_table)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("shift+tab", "enter")
         await pilot.press("h", "y")
