@@ -77,8 +77,7 @@ def test_a_failure_of_the_server_carries_the_security_headers_too(
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr("kismet_dice.web.routers.games.game_view", broken, raising=False)
-    monkeypatch.setattr("kismet_dice.web.service.game_view", broken)
+    # Every game answer, the JSON and the view alike, is put together there.
     monkeypatch.setattr("kismet_dice.web.service.game_json", broken)
     answer = web.get(f"/api/games/{game['id']}")
     assert answer.status_code == 500

@@ -6,14 +6,38 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kismet_dice.session import Seat, Session, narration
+from kismet_dice.rules import Box
+from kismet_dice.session import Seat, Session, Told, narration
 from kismet_dice.session.tables import Table
 from kismet_dice.strategy import ComputerPlayer, Goal, Level
-from kismet_dice.web.schemas import ComputerState, ComputerTask, TurnView
-from kismet_dice.web.views import event_json, event_view, player_json, player_view, turn_fields, turn_json
+from kismet_dice.web.schemas import BoxView, ComputerState, ComputerTask, EventView, PlayerView, TurnView
+from kismet_dice.web.views import event_fields, event_json, player_json, turn_fields, turn_json
 from tests.support.games import random_game, second_kismet_game
 
 NAMES = ("Ann", 'Zoë "the Dice" Ölund', "李雷", "Bo\\b")
+
+
+def player_view(table: Table, seat: int) -> PlayerView:
+    """A seat's sheet built through the schema, field by field: what player_json must write."""
+    game = table.session.game
+    sheet = game.sheet(seat)
+    options = game.options() if seat == game.current_player else {}
+    return PlayerView(
+        seat=seat,
+        name=game.names[seat],
+        computer=table.session.seats[seat].level,
+        sheet=[BoxView(box=box, label=box.label, points=sheet[box], option=options.get(box)) for box in Box],
+        basic_total=sheet.basic_total,
+        bonus=sheet.bonus,
+        points_to_next_bonus=sheet.points_to_next_bonus,
+        kismet_total=sheet.kismet_total,
+        total=sheet.total,
+    )
+
+
+def event_view(told: Told) -> EventView:
+    """An event built through the schema: what event_json must write."""
+    return EventView.model_validate(event_fields(told))
 
 
 def no_moves(level: Level, goal: Goal) -> ComputerPlayer:

@@ -11,7 +11,6 @@ import asyncio
 import contextlib
 import logging
 from dataclasses import dataclass, field
-from functools import cached_property
 from pathlib import Path
 
 from kismet_dice.game import DiceSource
@@ -22,11 +21,10 @@ from kismet_dice.strategy import Advisor, Computer, ComputerPlayer, Goal, Level
 from kismet_dice.web.computer import ComputerTurns, Readiness
 from kismet_dice.web.errors import message_of, status_of
 from kismet_dice.web.live import Hub
-from kismet_dice.web.schemas import ErrorMessage, EventView, GameView, PlayerView, PresenceMessage
+from kismet_dice.web.schemas import ErrorMessage, GameView, PresenceMessage
 from kismet_dice.web.views import (
     event_json,
     game_json,
-    game_view,
     player_json,
     touched,
     turn_json,
@@ -48,10 +46,6 @@ class _History:
     encoded: list[str] = field(default_factory=list)
     at: dict[int, int] = field(default_factory=dict)  # an event's place in the history -> in the list
 
-    def views(self) -> list[EventView]:
-        """The events as views, for the few answers that are not put together from JSON."""
-        return [EventView.model_validate_json(text) for text in self.encoded]
-
 
 @dataclass(frozen=True)
 class _Sheet:
@@ -60,11 +54,6 @@ class _Sheet:
 
     drawn_from: tuple[object, ...]
     encoded: str
-
-    @cached_property
-    def view(self) -> PlayerView:
-        """The sheet as a view, for the few answers that are not put together from JSON."""
-        return PlayerView.model_validate_json(self.encoded)
 
 
 @dataclass(frozen=True)
@@ -147,17 +136,9 @@ class WebService:
     # --- drawing and telling ------------------------------------------------------------
 
     def view(self, table: Table) -> GameView:
-        readiness = self._readiness_of(table)
-        view = game_view(
-            table,
-            readiness.state,
-            readiness.problem,
-            self._history(table).views(),
-            self._player_view,
-            readiness.task,
-            readiness.progress,
-        )
-        return view.model_copy(update={"connected": self.hub.connected(table.id)})
+        """The game as a :class:`GameView`, for the few answers that hold it among other fields: read
+        from :meth:`view_json`, the one place a game is put together."""
+        return GameView.model_validate_json(self.view_json(table))
 
     def view_json(self, table: Table) -> bytes:
         """The JSON of :meth:`view`, put together from the events and sheets encoded before:
@@ -221,9 +202,6 @@ class WebService:
         else:
             self._turns[table.id] = (key, encoded)
         return encoded
-
-    def _player_view(self, table: Table, seat: int) -> PlayerView:
-        return self._sheet(table, seat).view
 
     def state_message(self, table: Table) -> str:
         self._remember(table)

@@ -6,7 +6,7 @@ the same words as the terminal and plain text; the pages write no game sentences
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Final
 
@@ -19,17 +19,13 @@ from kismet_dice.session.tables import Change, Table
 from kismet_dice.storage import HallEntry
 from kismet_dice.strategy import Decision, Option, Proficiency, hold_for
 from kismet_dice.web.schemas import (
-    BoxView,
     ComputerState,
     ComputerTask,
     DecisionView,
-    EventView,
-    GameView,
     HallChancesView,
     HallEntryView,
     OptionView,
     PlayerProficiency,
-    PlayerView,
     ProficiencyView,
 )
 
@@ -37,28 +33,6 @@ from kismet_dice.web.schemas import (
 def _die(face: int) -> dict[str, object]:
     colour = colour_of(face)
     return {"face": face, "colour": colour.value, "letter": colour.letter}
-
-
-def player_view(table: Table, seat: int) -> PlayerView:
-    # Built without validation (model_construct): every value comes from the engine's own sheet,
-    # and a page's update draws a sheet or two at every action.
-    game = table.session.game
-    sheet = game.sheet(seat)
-    options = game.options() if seat == game.current_player else {}
-    return PlayerView.model_construct(
-        seat=seat,
-        name=game.names[seat],
-        computer=table.session.seats[seat].level,
-        sheet=[
-            BoxView.model_construct(box=box, label=box.label, points=points, option=options.get(box))
-            for box, points in zip(Box, sheet.entries, strict=True)
-        ],
-        basic_total=sheet.basic_total,
-        bonus=sheet.bonus,
-        points_to_next_bonus=sheet.points_to_next_bonus,
-        kismet_total=sheet.kismet_total,
-        total=sheet.total,
-    )
 
 
 _BOX_OPENINGS: Final = {
@@ -72,8 +46,8 @@ def _number(value: int | None) -> str:
 
 
 def player_json(table: Table, seat: int) -> str:
-    """``player_view(table, seat).model_dump_json()``, written directly: the live pages are sent a
-    sheet or two at every action, and the schema's fields are few and fixed (a test holds the two
+    """A seat's :class:`PlayerView` as its schema writes it, written directly: the live pages are sent
+    a sheet or two at every action, and the schema's fields are few and fixed (a test holds the two
     to the same bytes)."""
     game = table.session.game
     sheet = game.sheet(seat)
@@ -143,12 +117,9 @@ def event_fields(told: Told) -> dict[str, object]:
     return fields
 
 
-def event_view(told: Told) -> EventView:
-    return EventView.model_validate(event_fields(told))
-
-
 def event_json(told: Told) -> str:
-    """``event_view(told).model_dump_json()`` in one call (a test holds the two to the same bytes)."""
+    """An event's :class:`EventView` as its schema writes it, in one call (a test holds the two to
+    the same bytes)."""
     return to_json(event_fields(told)).decode()
 
 
@@ -193,30 +164,6 @@ def turn_json(
     in one call: the turn goes with every action's answer and update (a test holds the two to the
     same bytes)."""
     return to_json(turn_fields(table, computer, problem, task, progress)).decode()
-
-
-def game_view(
-    table: Table,
-    computer: ComputerState,
-    problem: str | None = None,
-    events: list[EventView] | None = None,
-    player: Callable[[Table, int], PlayerView] = player_view,
-    task: ComputerTask | None = None,
-    progress: float | None = None,
-) -> GameView:
-    """The whole game: every sheet and every event, told (``events``: already drawn, and
-    ``player``: drawing a seat's sheet, by a caller that keeps them between views)."""
-    game = table.session.game
-    return GameView.model_validate(
-        {
-            **turn_fields(table, computer, problem, task, progress),
-            "id": table.id,
-            "version": table.version,
-            "zero_kismet_counts": game.house_rules.zero_kismet_counts,
-            "players": [player(table, seat) for seat in range(len(game.names))],
-            "events": events if events is not None else [event_view(told) for told in table.session.story()],
-        }
-    )
 
 
 def game_json(
