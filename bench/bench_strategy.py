@@ -1,21 +1,37 @@
-"""Benchmark: the full Kismet solve beside the ``yatzy-solver`` package (Rust) building its
-Scandinavian Yatzy table, and 10,000 games of the ``hard`` player.
+"""Benchmark: the Kismet solve, distribution of perfect play and futures beside dlangk/yatzy (Rust).
 
-Run with the project's environment: ``.venv/bin/python bench/bench_strategy.py [--rounds N]``.
-``yatzy-solver`` is installed into that environment if it is missing (it is no dependency of the
-project). Each measurement runs in a fresh process that reports its own wall time and peak
-memory (the largest resident set of the process and of any worker it started).
+Run with the project's environment:
+``.venv/bin/python bench/bench_strategy.py [--rounds N] [--dlangk DIR]``.
+
+The reference is dlangk/yatzy's solver of Scandinavian Yatzy (1,430,528 positions), two of its
+programs on two threads, built with the reference's build script: ``DIR`` is the folder that holds
+``yatzy-precompute`` and ``yatzy-density`` (else ``$KISMET_DLANGK``; without either the reference
+is skipped). Each round measures, side by side:
+
+* its ``yatzy-precompute --force`` (the expected-value table) and our solve;
+* its ``yatzy-precompute --oracle --force`` (every decision stored, about 3 GB on disk), then
+  ``yatzy-density --theta 0 --oracle`` (the exact distribution of the final score; it reads the
+  expected-value table the first program wrote in the same folder), and our distribution of
+  perfect play from an empty sheet (the table loaded beforehand, not timed);
+* our futures build (``stored_futures.compute_and_store``) and the size of its store on disk.
+
+Each measurement runs in a fresh process that reports its own wall time, processor time (of it
+and of every process under it) and peak memory (the largest resident set of the process and of
+any process it started); the reference's programs run under such a process. The machine is
+shared, so the ratios within one round are the figures to compare; nothing here is asserted.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import os
+import shutil
+import struct
 import subprocess
 import sys
 import tempfile
+from pathlib import Path
 
 PEAK = """
 import json, os, resource, threading, time
@@ -63,18 +79,6 @@ def cpu():
     return sum(own_and_reaped(pid) for pid in (os.getpid(), *descendants(os.getpid())))
 """
 
-RUST = (
-    PEAK
-    + """
-import time, yatzy_solver
-started, used = time.perf_counter(), cpu()
-solver = yatzy_solver.Solver.build(yatzy_solver.Variant("yatzy-scandinavian"))
-seconds, used = time.perf_counter() - started, cpu() - used
-own, workers = peak()
-print(json.dumps({"seconds": seconds, "cpu_seconds": used, "peak_mb": own, "worker_peak_mb": workers}))
-"""
-)
-
 KISMET = (
     PEAK
     + """
@@ -90,6 +94,62 @@ own, workers = peak()
 save(StrategyTable(rules, values), table_path(rules))
 print(json.dumps({"seconds": seconds, "cpu_seconds": used, "peak_mb": own, "worker_peak_mb": workers,
                   "expected_score": float(values[0, 0]), "positions": count_positions(rules)}))
+"""
+)
+
+DISTRIBUTION = (
+    PEAK
+    + """
+import time
+from kismet_dice.strategy.distribution import perfect_play
+from kismet_dice.strategy.ruleset import kismet_rules
+from kismet_dice.strategy.table import load_or_solve
+table = load_or_solve(kismet_rules())
+started, used = time.perf_counter(), cpu()
+perfect = perfect_play(table)
+seconds, used = time.perf_counter() - started, cpu() - used
+own, workers = peak()
+print(json.dumps({"seconds": seconds, "cpu_seconds": used, "peak_mb": own, "worker_peak_mb": workers,
+                  "mean": perfect.mean, "std": perfect.std}))
+"""
+)
+
+FUTURES = (
+    PEAK
+    + """
+import sys, time
+from pathlib import Path
+from kismet_dice.strategy.ruleset import kismet_rules
+from kismet_dice.strategy.stored_futures import compute_and_store, futures_path
+from kismet_dice.strategy.table import load_or_solve
+directory = Path(sys.argv[1])
+table = load_or_solve(kismet_rules())
+started, used = time.perf_counter(), cpu()
+compute_and_store(table, directory=directory)
+seconds, used = time.perf_counter() - started, cpu() - used
+own, workers = peak()
+files = [path for path in futures_path(table.rules, directory).rglob("*") if path.is_file()]
+print(json.dumps({"seconds": seconds, "cpu_seconds": used, "peak_mb": own, "worker_peak_mb": workers,
+                  "disk_mb": sum(path.stat().st_blocks * 512 for path in files) / 2**20,
+                  "files": len(files)}))
+"""
+)
+
+# One of the reference's programs, run under the measuring process: its processor time reaches
+# this process's counters once it is waited for, its peak memory the children's maximum.
+REFERENCE = (
+    PEAK
+    + """
+import subprocess, sys, time
+log, *command = sys.argv[1:]
+started, used = time.perf_counter(), cpu()
+with open(log, "w") as output:
+    done = subprocess.run(command, stdout=output, stderr=subprocess.STDOUT)
+seconds, used = time.perf_counter() - started, cpu() - used
+own, workers = peak()
+if done.returncode:
+    sys.exit(f"{' '.join(command)} failed ({done.returncode}); its output is in {log}")
+print(json.dumps({"seconds": seconds, "cpu_seconds": used, "peak_mb": own, "worker_peak_mb": workers}))
 """
 )
 
@@ -111,42 +171,181 @@ print(json.dumps({"seconds": seconds, "cpu_seconds": used, "peak_mb": own, "work
 """
 )
 
+PROGRAMS = ("yatzy-precompute", "yatzy-density")
+REFERENCE_THREADS = "2"
+STATE_FILE = Path("data/strategy_tables/all_states.bin")
+STATE_HEADER_BYTES = 16  # magic, version, number of states, theta; then one float32 per state
 
-def measure(code: str, env: dict[str, str]) -> dict[str, float]:
-    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+
+def measure(code: str, env: dict[str, str], *arguments: str) -> dict[str, float]:
+    done = subprocess.run(
+        [sys.executable, "-c", code, *arguments], env=env, capture_output=True, text=True, check=False
+    )
+    if done.returncode:
+        sys.exit(f"a measurement failed ({done.returncode}):\n{done.stderr.strip()}")
     result: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
     return result
 
 
+def figures(result: dict[str, float]) -> str:
+    """Wall time, processor time and the peak of the process or of any process under it."""
+    return (
+        f"{result['seconds']:.2f} s ({result['cpu_seconds']:.2f} s of processor time), "
+        f"peak {max(result['peak_mb'], result['worker_peak_mb']):.0f} MB"
+    )
+
+
+def target(name: str, value: float, limit: float, unit: str = "") -> str:
+    return f"{name} {value:.2f}{unit} (target <= {limit:g}{unit}: {'met' if value <= limit else 'missed'})"
+
+
+def reference_folder(given: str | None) -> Path | None:
+    """The folder of the reference's two programs, from ``--dlangk`` or ``$KISMET_DLANGK``."""
+    folder = given or os.environ.get("KISMET_DLANGK")
+    if not folder:
+        return None
+    path = Path(folder).resolve()
+    missing = [name for name in PROGRAMS if not os.access(path / name, os.X_OK)]
+    if missing:
+        sys.exit(f"{path} holds no {' or '.join(missing)}: give the folder with the reference's programs")
+    return path
+
+
+class Reference:
+    """The reference's programs, each run in a folder of its own files (removed after the round)."""
+
+    def __init__(self, folder: Path, env: dict[str, str]) -> None:
+        self.folder = folder
+        self.base = Path(tempfile.mkdtemp(prefix="kismet-bench-dlangk-"))
+        self.env = dict(env, YATZY_BASE_PATH=str(self.base), RAYON_NUM_THREADS=REFERENCE_THREADS)
+
+    def run(self, name: str, program: str, *arguments: str) -> dict[str, float]:
+        log = self.base / f"{name}.log"
+        return measure(REFERENCE, self.env, str(log), str(self.folder / program), *arguments)
+
+    def log(self, name: str) -> str:
+        return (self.base / f"{name}.log").read_text()
+
+    def expected_score(self) -> float:
+        """The expected-value table's value of the empty sheet (the first state in the file)."""
+        with open(self.base / STATE_FILE, "rb") as stored:
+            stored.seek(STATE_HEADER_BYTES)
+            value: float = struct.unpack("<f", stored.read(4))[0]
+        return value
+
+    def distribution(self) -> dict[str, float]:
+        """Mean and standard deviation of the exact distribution the density program wrote."""
+        written: dict[str, float] = json.loads((self.base / "density" / "density_0.json").read_text())
+        return {"mean": written["mean"], "std": written["std_dev"]}
+
+    def remove(self) -> None:
+        shutil.rmtree(self.base, ignore_errors=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=2, help="alternate rounds of each solve (default 2)")
-    options = parser.parse_args()
-    if importlib.util.find_spec("yatzy_solver") is None:
-        subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "yatzy-solver"], check=True)
-    env = dict(os.environ, KISMET_HOME=tempfile.mkdtemp(prefix="kismet-bench-"))
-    print(f"cores: {os.cpu_count()}")
-    for round_ in range(1, options.rounds + 1):
-        rust = measure(RUST, env)
-        print(
-            f"round {round_}  yatzy-solver (Rust) Scandinavian Yatzy build: {rust['seconds']:.2f} s "
-            f"({rust['cpu_seconds']:.2f} s of processor time), peak {rust['peak_mb']:.0f} MB"
-        )
-        kismet = measure(KISMET, env)
-        print(
-            f"round {round_}  kismet-dice Kismet solve ({kismet['positions']:.0f} positions): "
-            f"{kismet['seconds']:.2f} s ({kismet['cpu_seconds']:.2f} s of processor time), "
-            f"peak {kismet['peak_mb']:.0f} MB "
-            f"(each worker at most {kismet['worker_peak_mb']:.0f} MB), "
-            f"expected score {kismet['expected_score']:.6f}; "
-            f"ratio to Rust {kismet['seconds'] / rust['seconds']:.2f} "
-            f"(processor time {kismet['cpu_seconds'] / rust['cpu_seconds']:.2f})"
-        )
-    simulated = measure(SIMULATE, env)
-    print(
-        f"10,000 hard games: {simulated['seconds']:.2f} s, mean {simulated['mean']:.2f} "
-        f"(standard error {simulated['standard_error']:.2f}), peak {simulated['peak_mb']:.0f} MB"
+    parser.add_argument("--rounds", type=int, default=2, help="rounds of every measurement (default 2)")
+    parser.add_argument(
+        "--dlangk",
+        metavar="DIR",
+        help="folder of the reference's yatzy-precompute and yatzy-density (default: $KISMET_DLANGK)",
     )
+    options = parser.parse_args()
+    folder = reference_folder(options.dlangk)
+    home = tempfile.mkdtemp(prefix="kismet-bench-")
+    env = dict(os.environ, KISMET_HOME=home)
+    print(f"cores: {os.cpu_count()}; load average: {os.getloadavg()[0]:.1f}")
+    if folder is None:
+        print(
+            "reference (dlangk/yatzy) skipped: build it with the reference's build script, then pass "
+            "--dlangk DIR (the folder of yatzy-precompute and yatzy-density) or set KISMET_DLANGK"
+        )
+    try:
+        for round_ in range(1, options.rounds + 1):
+            run_round(round_, folder, env)
+        simulated = measure(SIMULATE, env)
+        print(
+            f"10,000 hard games: {simulated['seconds']:.2f} s, mean {simulated['mean']:.2f} "
+            f"(standard error {simulated['standard_error']:.2f}), peak {simulated['peak_mb']:.0f} MB"
+        )
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+
+
+def run_round(round_: int, folder: Path | None, env: dict[str, str]) -> None:
+    label = f"round {round_}"
+    reference = Reference(folder, env) if folder is not None else None
+    try:
+        precompute: dict[str, float] | None = None
+        oracle: dict[str, float] | None = None
+        density: dict[str, float] | None = None
+        if reference is not None:
+            precompute = reference.run("precompute", "yatzy-precompute", "--force")
+            print(
+                f"{label}  dlangk/yatzy precompute (Scandinavian Yatzy, {REFERENCE_THREADS} threads): "
+                f"{figures(precompute)}, expected score {reference.expected_score():.5f}"
+            )
+        solve = measure(KISMET, env)
+        workers = (
+            f" (the process {solve['peak_mb']:.0f} MB, each worker at most {solve['worker_peak_mb']:.0f} MB)"
+            if solve["worker_peak_mb"]
+            else ""
+        )
+        print(
+            f"{label}  kismet-dice solve ({solve['positions']:.0f} positions): {figures(solve)}{workers}, "
+            f"expected score {solve['expected_score']:.6f}"
+        )
+        if reference is not None:
+            oracle = reference.run("oracle", "yatzy-precompute", "--oracle", "--force")
+            print(f"{label}  dlangk/yatzy oracle build: {figures(oracle)}")
+            output = str(reference.base / "density")
+            density = reference.run(
+                "density", "yatzy-density", "--theta", "0", "--oracle", "--output", output
+            )
+            found = reference.distribution()
+            # Its table is the one the precompute wrote; were it missing, the program would solve afresh.
+            solved_again = "Precomputing strategy table" in reference.log("density")
+            again = " (it solved its table again)" if solved_again else ""
+            print(
+                f"{label}  dlangk/yatzy density with the oracle: {figures(density)}, "
+                f"mean {found['mean']:.6f}, standard deviation {found['std']:.4f}{again}"
+            )
+            reference.remove()
+        perfect = measure(DISTRIBUTION, env)
+        print(
+            f"{label}  kismet-dice distribution of perfect play: {figures(perfect)}, "
+            f"mean {perfect['mean']:.6f}, standard deviation {perfect['std']:.4f}"
+        )
+        store = tempfile.mkdtemp(prefix="kismet-bench-futures-")
+        try:
+            futures = measure(FUTURES, env, store)
+        finally:
+            shutil.rmtree(store, ignore_errors=True)
+        print(
+            f"{label}  kismet-dice futures build: {figures(futures)}, "
+            f"{futures['disk_mb']:.0f} MB on disk ({futures['files']:.0f} files)"
+        )
+    finally:
+        if reference is not None:
+            reference.remove()
+    ratios = []
+    if precompute is not None:
+        ratios.append(target("solve / dlangk precompute", solve["seconds"] / precompute["seconds"], 1.0))
+    ratios += [
+        target("distribution / solve", perfect["seconds"] / solve["seconds"], 2),
+        target("futures / solve", futures["seconds"] / solve["seconds"], 10),
+        target("futures peak", max(futures["peak_mb"], futures["worker_peak_mb"]) / 1024, 1, " GB"),
+        target("futures on disk", futures["disk_mb"], 300, " MB"),
+    ]
+    print(f"{label}  wall-time ratios and limits: " + "; ".join(ratios))
+    if precompute is not None and oracle is not None and density is not None:
+        print(
+            f"{label}  for comparison: processor-time ratio solve / dlangk precompute "
+            f"{solve['cpu_seconds'] / precompute['cpu_seconds']:.2f}; dlangk's own density / precompute "
+            f"{density['seconds'] / precompute['seconds']:.2f}, "
+            f"oracle build + density / precompute "
+            f"{(oracle['seconds'] + density['seconds']) / precompute['seconds']:.2f}"
+        )
 
 
 if __name__ == "__main__":

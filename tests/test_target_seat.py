@@ -1,8 +1,8 @@
 """A ``target`` computer at the table: it plays for the total that enters the Hall of Fame, read
 from the Hall at each decision, to the end of the game.
 
-The futures of every Kismet position take minutes; these tests work out those of one late
-position (seconds) and give them to the computer, as the stored ones would be.
+The futures of every Kismet position take half a minute and a quarter of a gigabyte; these tests
+work out those of one late position (seconds) and give them to the computer, as the stored ones would be.
 """
 
 from __future__ import annotations

@@ -12,10 +12,10 @@ import pytest
 
 from kismet_dice import charts
 from kismet_dice.rules import Box, Sheet
-from kismet_dice.strategy.advisor import position_key
+from kismet_dice.strategy.advisor import position_key, raw_points
 from kismet_dice.strategy.chances import chance, wilson
 from kismet_dice.strategy.dice_space import IntArray
-from kismet_dice.strategy.distribution import Distribution, future_pass, load, perfect_play, save
+from kismet_dice.strategy.distribution import Distribution, forward, future_pass, load, perfect_play, save
 from kismet_dice.strategy.ruleset import RuleSet, rule_set
 from kismet_dice.strategy.simulate import play_hard, run
 from kismet_dice.strategy.solver import solve
@@ -47,7 +47,7 @@ def ks_statistic(distribution: Distribution, totals: IntArray) -> float:
 
 def test_a_small_games_distribution_sums_to_one_and_has_the_solvers_mean() -> None:
     rules = small_rules()
-    table = StrategyTable(rules, solve(rules, processes=1))
+    table = StrategyTable(rules, solve(rules, threads=1))
     distribution = perfect_play(table)
     assert distribution.probabilities.sum() == pytest.approx(1.0, abs=1e-12)
     assert distribution.mean == pytest.approx(table.expected_score, abs=1e-9)
@@ -55,7 +55,7 @@ def test_a_small_games_distribution_sums_to_one_and_has_the_solvers_mean() -> No
 
 def test_a_small_games_distribution_agrees_with_simulated_hard_games() -> None:
     rules = small_rules()
-    table = StrategyTable(rules, solve(rules, processes=1))
+    table = StrategyTable(rules, solve(rules, threads=1))
     distribution = perfect_play(table)
     played, _ = play_hard(table, 20_000, np.random.default_rng(7))
     totals = (
@@ -202,3 +202,45 @@ def test_the_readme_chart_of_perfect_play(kismet_distribution: Distribution) -> 
     )
     folder.mkdir(exist_ok=True)
     (folder / "perfect-play.svg").write_text(svg, encoding="utf-8")
+
+
+def test_the_forward_pass_from_every_position_of_a_small_game_equals_the_backward_pass() -> None:
+    rules = small_rules()
+    table = StrategyTable(rules, solve(rules, threads=1))
+    checked = 0
+    for mask, total in zip(*np.nonzero(np.isfinite(table.values[:-1])), strict=True):
+        for points in (total, total + 9):  # the Basic total alone, or 9 more points elsewhere
+            root = (int(mask), int(total))
+            behind = Distribution.trimmed(int(points), future_pass(table, root, keep=0).future(*root))
+            ahead = forward(table, (*root, int(points)))
+            assert ahead.probabilities.sum() == pytest.approx(1.0, abs=1e-12)
+            assert ahead.offset == behind.offset and len(ahead.probabilities) == len(behind.probabilities)
+            np.testing.assert_allclose(ahead.probabilities, behind.probabilities, rtol=0, atol=1e-15)
+            checked += 1
+    assert checked > 50
+
+
+def test_the_forward_pass_from_a_late_kismet_sheet_equals_the_backward_pass(
+    kismet_table: StrategyTable,
+) -> None:
+    sheet = Sheet()
+    for box, points in zip(list(Box)[:9], (3, 6, 9, 12, 15, 18, 20, 20, 30), strict=True):
+        sheet = sheet.with_entry(box, points)
+    root = position_key(sheet, kismet_table.rules.cap)
+    behind = Distribution.trimmed(raw_points(sheet), future_pass(kismet_table, root, keep=0).future(*root))
+    points = raw_points(sheet)  # the bonus is still to come: the table counts it
+    ahead = forward(kismet_table, (*root, points))
+    assert ahead.mean == pytest.approx(points + kismet_table.values[root], abs=1e-9)
+    assert ahead.offset == behind.offset and len(ahead.probabilities) == len(behind.probabilities)
+    np.testing.assert_allclose(ahead.probabilities, behind.probabilities, rtol=0, atol=1e-14)
+
+
+def test_a_chance_from_a_sheet_is_the_forward_pass_and_says_how_far_it_got() -> None:
+    rules = small_rules()
+    table = StrategyTable(rules, solve(rules, threads=1))
+    reported: list[tuple[int, int]] = []
+    distribution = forward(table, progress=lambda done, total: reported.append((done, total)))
+    assert reported and reported[-1][0] == reported[-1][1]
+    assert all(done <= total for done, total in reported)
+    assert [done for done, _ in reported] == sorted(done for done, _ in reported)
+    assert distribution.mean == pytest.approx(table.expected_score, abs=1e-12)

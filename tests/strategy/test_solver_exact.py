@@ -114,7 +114,7 @@ def _small_game(
 def test_small_games_agree_with_brute_force(dice: int, faces: int, bonus_at: int) -> None:
     rules, points = _small_game(dice, faces, bonus_at)
     exact = brute_force(rules, points)
-    assert solve(rules, processes=1)[0, 0] == pytest.approx(float(exact), rel=1e-12)
+    assert solve(rules, threads=1)[0, 0] == pytest.approx(float(exact), rel=1e-12)
 
 
 @pytest.mark.parametrize(("dice", "faces", "bonus_at"), [(2, 6, 6), (2, 3, 3)])
@@ -122,7 +122,7 @@ def test_every_position_of_small_games_agrees_with_brute_force(dice: int, faces:
     # Totals that lead to the same bonuses are computed once and copied: each copy is checked here.
     rules, points = _small_game(dice, faces, bonus_at)
     start = brute_force_positions(rules, points)
-    values = solve(rules, processes=1)
+    values = solve(rules, threads=1)
     names = [box.name for box in rules.boxes]
     checked = 0
     for mask, total in zip(*np.nonzero(np.isfinite(values[:-1])), strict=True):
@@ -134,12 +134,12 @@ def test_every_position_of_small_games_agrees_with_brute_force(dice: int, faces:
 
 def test_two_processes_give_the_same_table_as_one() -> None:
     rules, _ = _small_game(2, 6, 6)
-    np.testing.assert_array_equal(solve(rules, processes=1), solve(rules, processes=2))
+    np.testing.assert_array_equal(solve(rules, threads=1), solve(rules, threads=2))
 
 
 def test_every_reachable_position_is_solved() -> None:
     rules, _ = _small_game(3, 4, 5)
-    values = solve(rules, processes=1)
+    values = solve(rules, threads=1)
     # The last row is the full sheet, which holds only the bonus.
     assert int(np.isfinite(values[:-1]).sum()) == count_positions(rules)
 
@@ -147,7 +147,7 @@ def test_every_reachable_position_is_solved() -> None:
 def test_no_value_exceeds_the_best_of_every_box() -> None:
     # A box-by-box upper bound: no expectation can exceed the best score of every box plus the top bonus.
     rules, _ = _small_game(2, 6, 6)
-    values = solve(rules, processes=1)
+    values = solve(rules, threads=1)
     ceiling = sum(max(box.points) for box in rules.boxes) + max(rules.bonus)
     assert np.nanmax(values) <= ceiling
     assert Counter(np.isnan(values[0]).tolist())[False] == 1  # only a total of 0 starts a game

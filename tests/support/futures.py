@@ -12,7 +12,7 @@ import numpy as np
 
 from kismet_dice.rules import Sheet
 from kismet_dice.strategy.advisor import position_key
-from kismet_dice.strategy.distribution import Futures, future_pass
+from kismet_dice.strategy.distribution import Futures, Rows, future_pass, stored_layer
 from kismet_dice.strategy.stored_futures import futures_path, save_futures
 from kismet_dice.strategy.table import StrategyTable
 
@@ -25,8 +25,10 @@ def late_futures(table: StrategyTable, sheet: Sheet) -> Futures:
 def store_late_futures(table: StrategyTable, sheet: Sheet, directory: Path) -> Futures:
     """:func:`late_futures` stored in ``directory`` as the futures of every position would be."""
     futures = late_futures(table, sheet)
-    width = table.rules.cap + 1
     for filled in range(len(table.rules.boxes) + 1):
-        futures.layers.setdefault(filled, np.zeros((0, width), dtype=np.float32))
+        if stored_layer(table.rules, filled):
+            nothing = np.zeros(0, dtype=np.intp)
+            empty = Rows(np.zeros(0, dtype=np.uint16), np.zeros(1, dtype=np.intp), nothing, True)
+            futures.layers.setdefault(filled, empty)
     save_futures(futures, futures_path(table.rules, directory))
     return futures

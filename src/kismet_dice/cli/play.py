@@ -230,7 +230,7 @@ class PlainTable:
         if any(level is not None and level.needs_futures for level in levels) and not computer.futures_stored:
             self.say(
                 "A target player plays for the Hall of Fame: the first time on this machine the "
-                "computer works out the chances from every position, which takes a few minutes."
+                "computer works out the chances from every position, which takes under a minute."
             )
             progress = self._progress_in_tenths()
         try:

@@ -106,12 +106,43 @@ def _simulated_player(text: str) -> Level:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
+class _PlainProgress:
+    """Progress for a pipe or a log: a line on stderr as each tenth of a long job is done (a bar's
+    redrawing would fill a log with control characters)."""
+
+    def __init__(self) -> None:
+        self._tasks: dict[int, tuple[str, float | None, int]] = {}
+
+    def __enter__(self) -> _PlainProgress:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self._tasks.clear()
+
+    def add_task(self, description: str, total: float | None = None) -> int:
+        task = len(self._tasks)
+        self._tasks[task] = (description, total, -1)
+        return task
+
+    def remove_task(self, task: int) -> None:
+        self._tasks.pop(task, None)
+
+    def update(self, task: int, completed: float, total: float | None = None) -> None:
+        description, known, said = self._tasks[task]
+        total = total if total is not None else known
+        tenths = int(10 * completed / total) if total else -1
+        if tenths > said:
+            print(f"{description}: {10 * tenths}%", file=sys.stderr, flush=True)
+        self._tasks[task] = (description, total, max(said, tenths))
+
+
 def _progress_bar() -> Any:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     console = Console(stderr=True)
-    # Only a person watching a terminal needs a bar; a pipe or a log gets nothing.
+    if not console.is_terminal:
+        return _PlainProgress()
     return Progress(
         TextColumn("{task.description}"),
         BarColumn(),
@@ -119,7 +150,6 @@ def _progress_bar() -> Any:
         TimeElapsedColumn(),
         console=console,
         transient=True,
-        disable=not console.is_terminal,
     )
 
 
@@ -258,7 +288,7 @@ def run_simulate(options: argparse.Namespace) -> int:
 
 def _play_target(options: argparse.Namespace, target: int) -> Played:
     """The target player's games: the futures of every position (stored, or worked out and stored
-    the first time, minutes), then the games."""
+    the first time, under a minute), then the games."""
     from kismet_dice.strategy.stored_futures import load_or_compute_futures
 
     table = load_table()
@@ -286,7 +316,7 @@ TARGET_MARK = "best chance"
 def _hint_target(options: argparse.Namespace, advisor: Advisor, sheet: Sheet, dice: tuple[int, ...]) -> int:
     """Each option's chance of ``--target``: playing this turn for it (the target player's plan) where
     the target player's futures are stored, from any sheet at once; else playing for the expected
-    total (the hard player), worked out from the sheet (seconds late in a game, minutes early)."""
+    total (the hard player), worked out from the sheet (seconds late in a game, longer early)."""
     from kismet_dice.strategy.chances import Continuations, TargetOption, target_options
     from kismet_dice.strategy.stored_futures import load_futures
     from kismet_dice.strategy.target import TargetTurns
@@ -329,7 +359,7 @@ def _hint_target(options: argparse.Namespace, advisor: Advisor, sheet: Sheet, di
     else:
         print(
             f"Chances of {target} or more playing perfectly (for the expected total). Playing for {target} "
-            "instead needs the target player's futures, worked out once (about 4 minutes): "
+            "instead needs the target player's futures, worked out once (under a minute): "
             f"kismet simulate --player target --target {target} --games 1"
         )
     return 0

@@ -6,14 +6,14 @@ chance ("best for the Hall of Fame") beside the best expected one. The chances a
 kinds:
 
 - Where the target computer's futures are stored on this machine (the chances of every position,
-  worked out once in minutes: :mod:`kismet_dice.strategy.stored_futures`), playing *for* the bar:
+  worked out once in under a minute: :mod:`kismet_dice.strategy.stored_futures`), playing *for* the bar:
   the target player's own plan for this turn, which maximises the chance, and perfect play after
   it (:func:`~kismet_dice.strategy.chances.target_options`). Quick from any sheet.
 - Otherwise, perfect play (the hard player, which maximises the expected total) from that choice
   on (:class:`~kismet_dice.strategy.chances.Continuations`): a moment when at most
   :data:`~kismet_dice.strategy.chances.EXACT_OPEN_BOXES` boxes are open and far longer before, so
   earlier advice says when the chances will show. Advice then also says how to get the first
-  kind (a ``tip``): the futures are not worked out for advice unasked, since that takes minutes of
+  kind (a ``tip``): the futures are not worked out for advice unasked, since that takes half a minute of
   every core and gigabytes of memory, while the advice is already there.
 
 The interfaces ask in two steps: :meth:`Session.hall_advice

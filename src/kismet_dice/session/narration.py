@@ -349,11 +349,11 @@ BEST_FOR_HALL = "best for the Hall of Fame"
 
 HALL_FUTURES_MISSING = (
     "Chances from any sheet, playing for the Hall of Fame, come once a target computer player has played "
-    "on this machine: it works out the chances of every position the first time (about 4 minutes, once)."
+    "on this machine: it works out the chances of every position the first time (under a minute, once)."
 )
 HALL_FUTURES_BUILDING = (
     "Chances from any sheet, playing for the Hall of Fame, come once the target computer player has "
-    "worked out the chances of every position (under way: about 4 minutes, once)."
+    "worked out the chances of every position (under way: under a minute, once)."
 )
 
 

@@ -20,7 +20,6 @@ from kismet_dice.rules import BASIC_BOXES, Box, IllegalAction, Sheet, check_dice
 from kismet_dice.strategy import kernel
 from kismet_dice.strategy.dice_space import IntArray, Multiset
 from kismet_dice.strategy.ruleset import RuleSet
-from kismet_dice.strategy.solver import next_values
 from kismet_dice.strategy.table import StrategyTable
 
 
@@ -76,7 +75,7 @@ class Advisor:
             raise ValueError("the advisor needs the Kismet table")
         self.table = table
         self.rules: RuleSet = table.rules
-        self._tables = kernel.box_tables(self.rules)
+        self._tables = kernel.tables_of(self.rules)
         self._turns: OrderedDict[tuple[int, int], kernel.Turn] = OrderedDict()
         self._lock = threading.Lock()
         self._memory = memory
@@ -106,9 +105,7 @@ class Advisor:
                 return found
         masks: IntArray = np.array([mask], dtype=np.intp)
         totals: IntArray = np.array([total], dtype=np.intp)
-        computed = kernel.turn(
-            self.rules, self._tables, next_values(self.rules, self._tables, self.table.values, masks, totals)
-        )
+        computed = kernel.turn(self._tables, self.table.values, masks, totals)
         with self._lock:
             self._turns[key] = computed
             if len(self._turns) > self._memory:
@@ -149,9 +146,8 @@ class Advisor:
         if rolls_left:
             mask, total = position_key(sheet, self.rules.cap)
             keeps = self.turn(mask, total).keeps[rolls_left]
-            space = self.rules.space
-            for keep in space.sub_multisets(faces):
-                value = float(keeps[len(keep)][space.index[len(keep)][keep], 0])
+            for keep in self.rules.space.sub_multisets(faces):
+                value = float(keeps[self.rules.space.flat_keep(keep), 0])
                 future.append((value, Option(raw + value, keep=keep)))
         order = sorted(range(len(future)), key=lambda i: -future[i][0])
         return tuple(future[i][1] for i in order)

@@ -1,11 +1,11 @@
 """The chance that perfect play from a position ends with at least a given total.
 
 From a turn-start position (a sheet) the final total is the points on the sheet plus the
-points still to come, whose distribution under the hard player is exact from a backward pass
-over the positions the sheet can lead to (:mod:`kismet_dice.strategy.distribution`). Late in a
-game that pass is small; early in one it covers most of the game, so the chance is then found
-by playing the hard player on from the sheet, as many games as it takes for a 95% interval
-narrower than half a percentage point. The empty sheet uses the stored distribution.
+points still to come, whose distribution under the hard player is exact from a forward pass
+over the positions the sheet can lead to (:func:`kismet_dice.strategy.distribution.forward`):
+seconds from an empty sheet, less the later the sheet. The empty sheet uses the stored
+distribution. A chance can also be found by playing the hard player on from the sheet, as many
+games as it takes for a 95% interval narrower than half a percentage point (``exact=False``).
 """
 
 from __future__ import annotations
@@ -19,7 +19,14 @@ import numpy as np
 from kismet_dice.rules import BASIC_BOXES, Box, IllegalAction, Sheet, check_dice, score
 from kismet_dice.strategy.advisor import Advisor, Option, position_key, raw_points
 from kismet_dice.strategy.dice_space import FloatArray
-from kismet_dice.strategy.distribution import Futures, TurnShape, future_pass, hard_endings, load_or_compute
+from kismet_dice.strategy.distribution import (
+    Futures,
+    TurnShape,
+    forward,
+    future_pass,
+    hard_endings,
+    load_or_compute,
+)
 from kismet_dice.strategy.ruleset import RuleSet
 from kismet_dice.strategy.simulate import run
 from kismet_dice.strategy.solver import Progress
@@ -27,8 +34,9 @@ from kismet_dice.strategy.table import StrategyTable
 from kismet_dice.strategy.target import TargetTurns
 
 EXACT_OPEN_BOXES = 8
-"""The most open boxes for which the exact pass is used from a sheet other than the empty one:
-with eight open it takes a few seconds on one core (measured), and each more box multiplies it."""
+"""The most open boxes for which a turn's options get their exact chances without the stored
+futures (:class:`Continuations`): a pass backwards over every position the sheet can lead to,
+which from earlier sheets holds gigabytes."""
 
 INTERVAL_WIDTH = 0.005
 """The widest 95% interval a simulated chance may have (half a percentage point)."""
@@ -97,9 +105,8 @@ def chance(
 ) -> Chance:
     """The chance that perfect play from ``sheet`` (at the start of a turn) ends with ``target`` or more.
 
-    ``exact`` forces the exact pass (True) or the simulation (False); by default the exact pass
-    is used where it is quick (:data:`EXACT_OPEN_BOXES`, or the empty sheet, whose distribution is
-    stored). ``progress`` gets (done, all) in positions or games.
+    ``exact=False`` plays hard games instead of the exact forward pass. ``progress`` gets
+    (done, all) in positions or games.
     """
     advisor_check(table, sheet)
     mask, total = position_key(sheet, table.rules.cap)
@@ -110,11 +117,10 @@ def chance(
     if mask == 0 and exact is not False:
         distribution = load_or_compute(table, progress=progress)
         return Chance(target, distribution.at_least(target), expected, True)
-    if exact or (exact is None and exact_feasible(sheet)):
-        futures = future_pass(table, (mask, total), progress=progress, keep=0)
-        found = futures.at_least(np.array([mask]), np.array([total]), np.array([target - points]))
-        return Chance(target, float(min(found[0], 1.0)), expected, True)
-    return simulated(table, sheet, target, expected, progress=progress, seed=seed)
+    if exact is False:
+        return simulated(table, sheet, target, expected, progress=progress, seed=seed)
+    distribution = forward(table, (mask, total, points), progress=progress)
+    return Chance(target, distribution.at_least(target), expected, True)
 
 
 def simulated(

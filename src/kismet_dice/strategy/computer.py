@@ -8,7 +8,7 @@ If the table can be neither loaded nor computed, :meth:`Computer.advisor` raises
 computer is unavailable instead of getting ready for ever; a later call tries again.
 
 The ``target`` player also reads the futures of every position (:meth:`Computer.futures`), worked
-out once per machine in minutes and afterwards loaded in an instant; :meth:`Computer.ready_for`
+out once per machine in under a minute and afterwards loaded in an instant; :meth:`Computer.ready_for`
 and :meth:`Computer.prepare` cover what a set of levels needs, table and futures together.
 """
 
@@ -52,7 +52,7 @@ class Computer:
         self._lock = threading.Lock()
         self._failure: str | None = None
         self._futures = futures
-        # Its own lock: advice and hard moves go on while the futures are worked out (minutes).
+        # Its own lock: advice and hard moves go on while the futures are worked out (half a minute).
         self._futures_lock = threading.Lock()
 
     @property
@@ -109,13 +109,13 @@ class Computer:
 
     @property
     def futures_building(self) -> bool:
-        """Whether the futures are being got now (the first time on a machine: worked out, minutes)."""
+        """Whether the futures are being got now (the first time on a machine: worked out, half a minute)."""
         return self._futures is None and self._futures_lock.locked()
 
     def stored_futures(self) -> Futures | None:
         """The futures if they are loaded, or stored and the table is loaded (then loaded now,
         memory-mapped: an instant); ``None`` otherwise. Never works them out: advice asks this, and
-        must not start minutes of work a person did not ask for."""
+        must not start half a minute of work a person did not ask for."""
         if self._futures is not None:
             return self._futures
         advisor = self._advisor
@@ -123,14 +123,14 @@ class Computer:
             return None
         found = load_futures(advisor.table, self._directory)
         if found is not None and self._futures is None:
-            # Not under the futures' lock, which a computation holds for minutes: a store that exists
+            # Not under the futures' lock, which a computation holds for half a minute: a store that exists
             # is complete (it is renamed into place), and two loads of it map the same files.
             self._futures = found
         return found
 
     def futures(self, progress: Progress | None = None) -> Futures:
         """The futures of every position (the ``target`` player's), loading the table first if need
-        be, and the first time on a machine computing and storing them (minutes).
+        be, and the first time on a machine computing and storing them (half a minute).
 
         Raises :class:`ComputerUnavailable` (and remembers why in :attr:`failure`) if they can be
         neither loaded nor computed; a later call tries again.

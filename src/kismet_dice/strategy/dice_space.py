@@ -133,6 +133,21 @@ class DiceSpace:
             for size, level in enumerate(self.levels)
         )
 
+    @cached_property
+    def keep_offsets(self) -> tuple[int, ...]:
+        """Where each size begins in the flat numbering (keeps of sizes 0 to dice-1, then the rolls)."""
+        return tuple(int(start) for start in np.cumsum([0] + [len(level) for level in self.levels]))
+
+    def flat_keep(self, keep: Sequence[int]) -> int:
+        """The flat index of a kept multiset (sorted faces) among the keeps of sizes 0 to dice-1.
+
+        >>> space = DiceSpace(5, 6)
+        >>> space.flat_keep(()), space.flat_keep((1,)), space.flat_keep((6, 6, 6, 6))
+        (0, 1, 89)
+        """
+        size = len(keep)
+        return self.keep_offsets[size] + self.index[size][tuple(keep)]
+
     def sub_multisets(self, roll: Sequence[int]) -> tuple[Multiset, ...]:
         """The distinct proper sub-multisets of a roll (what may be kept before rolling again).
 

@@ -26,14 +26,16 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
+import numba
 import numpy as np
 import numpy.typing as npt
 
 from kismet_dice.strategy import kernel, stored
 from kismet_dice.strategy.dice_space import FloatArray, IntArray
 from kismet_dice.strategy.ruleset import RuleSet
-from kismet_dice.strategy.solver import BATCH_COLUMNS, Progress, _layer, next_values
+from kismet_dice.strategy.solver import BATCH_COLUMNS, Progress, _layer
 from kismet_dice.strategy.table import StrategyTable, table_dir
 
 FORMAT = "kismet-dice perfect-play distribution"
@@ -87,16 +89,17 @@ class TurnShape:
         points = np.array([box.points for box in rules.boxes], dtype=np.intp)
         onehot = []
         scores = []
-        for table in kernel.box_tables(rules):
-            matrix = np.zeros((len(space.rolls), len(table.scores)))
-            matrix[np.arange(len(space.rolls)), table.group] = 1.0
+        groups = []
+        for box in rules.boxes:
+            found, group = np.unique(np.array(box.points, dtype=np.intp), return_inverse=True)
+            matrix = np.zeros((len(space.rolls), len(found)))
+            matrix[np.arange(len(space.rolls)), group.reshape(-1)] = 1.0
             onehot.append(matrix)
-            scores.append(table.scores)
+            scores.append(found)
+            groups.append(group.reshape(-1))
         # Every (box, points) pair a turn can end with, numbered box by box.
         first = np.cumsum([0] + [len(found) for found in scores])
-        pair_of = np.array(
-            [first[box] + table.group for box, table in enumerate(kernel.box_tables(rules))], dtype=np.intp
-        )
+        pair_of = np.array([first[box] + group for box, group in enumerate(groups)], dtype=np.intp)
         return cls(
             pair_of=pair_of,
             pair_box=np.repeat(np.arange(len(scores)), [len(found) for found in scores]).astype(np.intp),
@@ -114,22 +117,6 @@ def _arrangements(multiset: tuple[int, ...]) -> int:
     result = math.factorial(len(multiset))
     for count in Counter(multiset).values():
         result //= math.factorial(count)
-    return result
-
-
-def box_values(
-    rules: RuleSet, shape: TurnShape, values: FloatArray, masks: IntArray, totals: IntArray
-) -> FloatArray:
-    """``out[r, b, c]``: points of roll r in box b plus the value after it; ``-inf`` where b is filled."""
-    boxes = len(rules.boxes)
-    bits = 1 << np.arange(boxes)
-    got = shape.points.T[:, :, None]  # (rolls, boxes, 1)
-    after = np.where(
-        shape.basic[None, :, None], np.minimum(totals[None, None, :] + got, rules.cap), totals[None, None, :]
-    )
-    found = got + values[(masks[None, :] | bits[:, None])[None, :, :], after]
-    open_ = (masks[None, :] & bits[:, None]) == 0  # (boxes, columns)
-    result: FloatArray = np.where(open_[None, :, :], found, -np.inf)
     return result
 
 
@@ -152,10 +139,8 @@ def turn_endings(
     """
     columns = len(masks)
     rolls = len(rules.space.rolls)
-    tables = kernel.box_tables(rules)
-    nexts = next_values(rules, tables, values, masks, totals)
-    turn = kernel.turn(rules, tables, nexts)
-    best_box = _best_boxes(tables, nexts, rolls, columns)
+    turn = kernel.turn(kernel.tables_of(rules), values, masks, totals)
+    best_box = _best_boxes(rules, values, masks, totals)
     if start is None:
         chance = np.repeat(rules.space.roll_probabilities[:, None], columns, axis=1)
         left = rules.rolls_per_turn - 1
@@ -165,7 +150,7 @@ def turn_endings(
     roll_rows = np.arange(rolls)[:, None]
     where = np.arange(columns)[None, :]
     while left:
-        flat = np.concatenate(turn.keeps[left][: rules.dice], axis=0)  # (keeps, columns)
+        flat = turn.keeps[left]  # (keeps, columns)
         best_keep = shape.subs[roll_rows, _first_best(flat, shape.subs)]
         # ``choose`` is the better of the best box (``stop``) and the best keep, computed by the
         # same operations as the player's, so a keep is taken exactly when it is strictly better:
@@ -218,28 +203,191 @@ def hard_endings(
     return result
 
 
-def _best_boxes(
-    tables: tuple[kernel.BoxTable, ...], nexts: list[FloatArray | None], rolls: int, columns: int
-) -> IntArray:
-    """``out[r, c]``: the box the hard player enters roll r in (the top one on a tie)."""
-    best = np.full((rolls, columns), -np.inf)
-    which = np.zeros((rolls, columns), dtype=np.intp)
-    for box, (table, nxt) in enumerate(zip(tables, nexts, strict=True)):
-        if nxt is None:
-            continue
-        if table.basic:
-            worth = np.take(table.scores[:, None] + nxt, table.group, axis=0)
-        else:
-            points = np.zeros(rolls)
-            points[table.first : table.first + len(table.points)] = table.points
-            worth = points[:, None] + nxt[None, :]
-        better = worth > best
-        best = np.where(better, worth, best)
-        which = np.where(better, box, which)
-    return which
+def _best_boxes(rules: RuleSet, values: FloatArray, masks: IntArray, totals: IntArray) -> IntArray:
+    return kernel.best_boxes(kernel.tables_of(rules), values, masks, totals)
 
 
 # --- the backward pass ----------------------------------------------------------------------
+#
+# The points still to come from a turn-start position have a distribution that depends on that
+# position only, since the hard player's choices do. So a pass backwards like the solver's, layer by
+# layer (a full sheet first), gives every position's: the sum, over every way its turn can end (a
+# box and the points entered, :func:`kernel.endings`), of that ending's chance times the next
+# position's distribution shifted by the points. A total the solver lets a lower one stand in for
+# has the stand-in's distribution (the same choices, the same bonus), so only stand-ins have rows.
+
+SURVIVAL_SCALE = 65535
+"""Stored chances are whole numbers of 1/65535: an error of at most half that, 7.6e-6."""
+
+TINY = 1e-13
+"""In the single-precision pass, a chance of a number of points below this is carried on as nothing:
+the rows then span the points a game can reasonably end with, and every chance read from them moves
+by less than 1e-9."""
+
+TRIM = 1e-5
+"""A stored row leaves out the points whose chance of being reached is within this of 1 (below the
+row: read as 1) or of 0 (beyond it: read as 0)."""
+
+ERROR_BOUND = 2e-5
+"""The most any stored chance differs from the exact one: the trim, the rounding to 1/65535 and the
+single-precision sums of the pass (under 1e-6 for Kismet), with room to spare."""
+
+
+@dataclass(frozen=True)
+class Rows:
+    """A layer's rows, each as wide as it needs, side by side: row i is ``values[start[i] : start[i + 1]]``
+    and covers the points to come from ``low[i]`` on.
+
+    ``survival`` rows hold ``P(points to come >= x)`` in units of 1/:data:`SURVIVAL_SCALE`, trimmed
+    (below a row it is 1, beyond it 0); the others hold exact probabilities of each number of points
+    to come, from 0."""
+
+    values: npt.NDArray[Any]
+    start: IntArray
+    low: IntArray
+    survival: bool
+    scale: float = float(SURVIVAL_SCALE)
+    """What a chance of 1 is in ``values`` of survival rows (1 for exact ones, :func:`exact_survival`)."""
+
+    def __len__(self) -> int:
+        return len(self.start) - 1
+
+
+@numba.njit(nogil=True, cache=True, error_model="numpy")
+def _pull(  # type: ignore[no-untyped-def]
+    masks, totals, first, chances, pair_box, pair_points, basic, cap, same, row_of, next_start,
+    next_low, next_high, next_values, start, out,
+):  # fmt: skip
+    """Each row from ``first`` on: the sum over its turn's endings of their chance times the next
+    position's row (its points ``next_low`` to ``next_high``, outside which it is nothing), shifted
+    by the points entered."""
+    for column in range(chances.shape[1]):
+        row = first + column
+        mask, total = masks[row], totals[row]
+        into = start[row]
+        room = start[row + 1] - into
+        for pair in range(chances.shape[0]):
+            weight = chances[pair, column]
+            if weight == 0.0:
+                continue
+            box = pair_box[pair]
+            points = pair_points[pair]
+            after = mask | (1 << box)
+            reached = min(total + points, cap) if basic[box] else total
+            slot = row_of[after, same[after, reached]]
+            begin = next_start[slot]
+            high = min(next_high[slot], room - points - 1)
+            for x in range(next_low[slot], high + 1):
+                out[into + points + x] += weight * next_values[begin + x]
+
+
+@numba.njit(nogil=True, cache=True, error_model="numpy")
+def _support(values, start, tiny):  # type: ignore[no-untyped-def]
+    """Each row's first and last entry above ``tiny`` (an empty row: first past last)."""
+    rows = start.shape[0] - 1
+    low = np.zeros(rows, dtype=np.intp)
+    high = np.full(rows, -1, dtype=np.intp)
+    for row in range(rows):
+        first, last = start[row], start[row + 1]
+        for x in range(last - first):
+            if values[first + x] > tiny:
+                if high[row] < 0:
+                    low[row] = x
+                high[row] = x
+    return low, high
+
+
+@numba.njit(nogil=True, cache=True, error_model="numpy")
+def _compact(pmf, start, trim, scale):  # type: ignore[no-untyped-def]
+    """Each row's survival function, trimmed and rounded: ``(values, start, low)``."""
+    rows = start.shape[0] - 1
+    low = np.zeros(rows, dtype=np.intp)
+    high = np.zeros(rows, dtype=np.intp)
+    for row in range(rows):
+        tail = 0.0
+        first, last = start[row], start[row + 1]
+        high[row] = -1
+        low[row] = last - first
+        for x in range(last - first - 1, -1, -1):
+            tail += pmf[first + x]
+            if tail > trim and high[row] < 0:
+                high[row] = x
+            if tail < 1.0 - trim:
+                low[row] = x
+        if high[row] < 0:
+            low[row] = 0
+        # Every x up to the top reached with a chance within the trim of 1: an empty row from there.
+        low[row] = min(low[row], high[row] + 1)
+    widths = np.maximum(high - low + 1, 0)
+    out_start = np.zeros(rows + 1, dtype=np.intp)
+    out_start[1:] = np.cumsum(widths)
+    values = np.empty(out_start[-1], dtype=np.uint16)
+    for row in range(rows):
+        first, last = start[row], start[row + 1]
+        tail = 0.0
+        for x in range(last - first - 1, -1, -1):
+            tail += pmf[first + x]
+            if low[row] <= x <= high[row]:
+                values[out_start[row] + x - low[row]] = min(scale, int(tail * scale + 0.5))
+    return values, out_start, low
+
+
+@numba.njit(nogil=True, cache=True, error_model="numpy")
+def _at_least(values, start, low, survival, scale, rows, needed, out):  # type: ignore[no-untyped-def]
+    for i in range(rows.shape[0]):
+        row = rows[i]
+        first, last = start[row], start[row + 1]
+        x = needed[i] - low[row]
+        if needed[i] <= 0:
+            out[i] = 1.0
+        elif survival:
+            if x < 0:
+                out[i] = 1.0
+            elif x >= last - first:
+                out[i] = 0.0
+            else:
+                out[i] = values[first + x] / scale
+        else:
+            tail = 0.0
+            for y in range(last - first - 1, max(x, 0) - 1, -1):
+                tail += values[first + y]
+            out[i] = tail
+
+
+@numba.njit(nogil=True, cache=True, error_model="numpy")
+def _one_turn_on(  # type: ignore[no-untyped-def]
+    masks, totals, needed, which, chances, pair_box, pair_points, basic, cap, row_of, values, start, low,
+    scale, out,
+):  # fmt: skip
+    """``out[i]``: the chance of ``needed[i]`` more points from a position of a layer that is not
+    stored, through every ending of its turn (``chances[:, which[i]]``) to the stored layer after it.
+    A chance to reach x is the same average of the next positions' chances, so the bound holds."""
+    for i in range(masks.shape[0]):
+        if needed[i] <= 0:
+            out[i] = 1.0
+            continue
+        total = 0.0
+        column = which[i]
+        for pair in range(chances.shape[0]):
+            weight = chances[pair, column]
+            if weight == 0.0:
+                continue
+            box = pair_box[pair]
+            points = pair_points[pair]
+            after = masks[i] | (1 << box)
+            reached = min(totals[i] + points, cap) if basic[box] else totals[i]
+            row = row_of[after, reached]
+            x = needed[i] - points
+            if x <= 0:
+                total += weight
+                continue
+            first, last = start[row], start[row + 1]
+            y = x - low[row]
+            if y < 0:
+                total += weight
+            elif y < last - first:
+                total += weight * (values[first + y] / scale)
+        out[i] = total
 
 
 @dataclass
@@ -247,42 +395,85 @@ class Futures:
     """Distributions of the points still to come from the positions reachable from a root.
 
     ``row_of[mask, total]`` is a position's row in its layer (-1 where not computed);
-    ``layers[k]`` holds the vectors of the positions with k boxes filled (one row each), or the
-    survival functions (``P(points to come >= x)``, float32) where only those were kept.
+    ``layers[k]`` holds the rows of the positions with k boxes filled: exact probabilities, or where
+    ``survival``, trimmed survival functions (within :data:`ERROR_BOUND`). A layer of survival
+    functions may be left out when the next one is there and ``table`` is given: its chances are
+    then worked out when asked, one turn on (:func:`kernel.endings`) into the next layer.
     """
 
     rules: RuleSet
     row_of: IntArray
-    layers: dict[int, FloatArray | Float32Array] = field(default_factory=dict)
+    layers: dict[int, Rows] = field(default_factory=dict)
     survival: bool = False
+    table: StrategyTable | None = None
 
     def future(self, mask: int, total: int) -> FloatArray:
         """The probability of each number of points to come from a position (index = points)."""
         if self.survival:
             raise ValueError("only survival functions were kept")
+        rows = self.layers[mask.bit_count()]
         row = int(self.row_of[mask, total])
-        layer = self.layers[mask.bit_count()]
-        return np.asarray(layer[row], dtype=np.float64)
+        return np.asarray(rows.values[rows.start[row] : rows.start[row + 1]], dtype=np.float64)
 
     def at_least(self, masks: IntArray, totals: IntArray, needed: IntArray) -> FloatArray:
         """``P(points to come >= needed)`` for each (mask, total, needed), all masks in one layer."""
         filled = {int(m).bit_count() for m in np.unique(masks)}
         if len(filled) != 1:
             raise ValueError("positions from one layer at a time")
-        layer = self.layers[filled.pop()]
-        rows = self.row_of[masks, totals]
-        if self.survival:
-            width = layer.shape[1]
-            result = layer[rows, np.clip(needed, 0, width - 1)].astype(np.float64)
-            result[needed <= 0] = 1.0
-            result[needed >= width] = 0.0
-            return result
-        tails = np.cumsum(layer[:, ::-1], axis=1)[:, ::-1]
-        width = tails.shape[1]
-        found: FloatArray = np.where(
-            needed <= 0, 1.0, np.where(needed >= width, 0.0, tails[rows, np.clip(needed, 0, width - 1)])
+        layer = filled.pop()
+        shape = np.broadcast(masks, totals, needed).shape
+        flat_masks = np.ascontiguousarray(np.broadcast_to(masks, shape).reshape(-1), dtype=np.intp)
+        flat_totals = np.ascontiguousarray(np.broadcast_to(totals, shape).reshape(-1), dtype=np.intp)
+        wanted = np.ascontiguousarray(np.broadcast_to(needed, shape).reshape(-1), dtype=np.intp)
+        out = np.empty(len(wanted))
+        rows = self.layers.get(layer)
+        if rows is not None:
+            found = np.ascontiguousarray(self.row_of[flat_masks, flat_totals])
+            _at_least(rows.values, rows.start, rows.low, rows.survival, rows.scale, found, wanted, out)
+            return out.reshape(shape)
+        following = self.layers.get(layer + 1)
+        if not self.survival or following is None or self.table is None:
+            raise ValueError(f"the futures of positions with {layer} boxes filled were not kept")
+        tables = kernel.tables_of(self.rules)
+        # One turn of each position asked about (positions sharing a row share their turn).
+        _, first, which = np.unique(
+            self.row_of[flat_masks, flat_totals], return_index=True, return_inverse=True
         )
-        return found
+        chances = kernel.endings(tables, self.table.values, flat_masks[first], flat_totals[first])
+        _one_turn_on(
+            flat_masks, flat_totals, wanted, which.reshape(-1).astype(np.intp), chances, tables.pair_box,
+            tables.pair_points, tables.basic, self.rules.cap, self.row_of, following.values, following.start,
+            following.low, following.scale, out,
+        )  # fmt: skip
+        return out.reshape(shape)
+
+
+def exact_survival(futures: Futures) -> Futures:
+    """The same futures with every layer's exact probabilities turned into exact survival functions
+    (float64, untrimmed): what the target player reads, without the store's rounding."""
+    if futures.survival:
+        raise ValueError("the futures hold survival functions already")
+    layers = {}
+    for filled, rows in futures.layers.items():
+        values = np.empty_like(rows.values)
+        for row in range(len(rows)):
+            pmf = rows.values[rows.start[row] : rows.start[row + 1]]
+            values[rows.start[row] : rows.start[row + 1]] = np.cumsum(pmf[::-1])[::-1]
+        layers[filled] = Rows(values, rows.start, rows.low, survival=True, scale=1.0)
+    return Futures(futures.rules, futures.row_of, layers, survival=True, table=futures.table)
+
+
+def stored_layer(rules: RuleSet, filled: int) -> bool:
+    """Whether the futures keep the layer of ``filled`` boxes filled: the root's and the full sheet's,
+    and every other one back from the full sheet, so that a layer left out is always followed by
+    one kept (each then costs one turn's endings when asked, about a millisecond).
+
+    >>> from kismet_dice.strategy.ruleset import kismet_rules
+    >>> [k for k in range(16) if not stored_layer(kismet_rules(), k)]
+    [2, 4, 6, 8, 10, 12, 14]
+    """
+    boxes = len(rules.boxes)
+    return filled in (0, boxes) or (boxes - filled) % 2 == 0
 
 
 def future_pass(
@@ -292,95 +483,105 @@ def future_pass(
     progress: Progress | None = None,
     keep: int | None = 1,
     threads: int | None = None,
-    sink: Callable[[int, Float32Array], None] | None = None,
+    sink: Callable[[int, Rows], None] | None = None,
 ) -> Futures:
     """The distributions of points to come from ``root`` and every position it can lead to.
 
     Only the layers from ``root``'s on are computed. ``keep`` says which layers are returned:
-    ``1`` the root's and the next (what the advisor needs), ``None`` all of them as float32
-    survival functions (for many games played by the target player). With ``keep=None``, a
-    ``sink`` is handed each layer (its number of boxes filled, its survival functions) as soon as
-    it is final, instead of the layer being kept: a store written layer by layer holds no more
-    than two layers' distributions in memory at a time, not every layer until the end.
+    ``1`` the root's and the next (what the advisor needs), exact; ``None`` every
+    :func:`stored_layer` as trimmed survival functions (for many games played by the target player),
+    worked out in single precision (within :data:`ERROR_BOUND`), the others worked out when asked.
+    With ``keep=None``, a ``sink`` is handed each layer stored (its number of boxes filled, its rows)
+    as soon as it is final, instead of the layer being kept: a store written layer by layer holds
+    no more than two layers' distributions in memory at a time.
     """
     if sink is not None and keep is not None:
         raise ValueError("a sink takes every layer: keep=None")
-
-    def kept(filled: int, layer: Float32Array) -> None:
-        if sink is None:
-            futures.layers[filled] = layer
-        else:
-            sink(filled, layer)
-
     rules = table.rules
     values = table.values
-    shape = TurnShape.of(rules)
+    tables = kernel.tables_of(rules)
     boxes = len(rules.boxes)
     width = rules.cap + 1
     root_mask, root_total = root
     root_layer = root_mask.bit_count()
-    row_of = np.full((1 << boxes, width), -1, dtype=np.intp)
+    same = _stand_ins(rules)
     reach = _reach(rules)
+    dtype = np.float32 if keep is None else np.float64
+    row_of = np.full((1 << boxes, width), -1, dtype=np.intp)
     plans: dict[int, tuple[IntArray, IntArray]] = {}
-    for filled in range(root_layer, boxes):
-        masks, totals, copy_masks, copy_totals, same = _layer(rules, filled)
+    for filled in range(root_layer, boxes + 1):
+        masks, totals, copy_masks, copy_totals, stand_in = _layer(rules, filled)
         every_mask = np.concatenate([masks, copy_masks])
         every_total = np.concatenate([totals, copy_totals])
-        every_same = np.concatenate([totals, same])
+        every_same = np.concatenate([totals, stand_in])
         wanted = ((every_mask & root_mask) == root_mask) & (every_total >= root_total)
         if filled == root_layer:
             wanted &= (every_mask == root_mask) & (every_total == root_total)
-        # Ordered by how many points can still come, so each batch's vectors are about as wide as
-        # its columns need, not as the widest position of the layer.
+        # Ordered by how many points can still come, so a chunk's rows are about as wide.
         keys = (reach[every_mask[wanted]] << 32) + every_mask[wanted] * width + every_same[wanted]
-        unique, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+        unique, inverse = np.unique(keys, return_inverse=True)
         row_of[every_mask[wanted], every_total[wanted]] = inverse.reshape(-1)
         unique &= (1 << 32) - 1
-        # Each row is computed from one of its wanted positions, not from the solver's stand-in
-        # total (which may lie below the root's): the positions a turn leads to from there are
-        # then wanted ones too, with rows, where the stand-in's could be positions never listed.
-        plans[filled] = (unique // width, every_total[wanted][first])
-    full = (1 << boxes) - 1
-    row_of[full, :] = np.arange(width)
-    bonus_width = max(rules.bonus) + 1
-    following: FloatArray = np.zeros((width, bonus_width))
-    following[np.arange(width), list(rules.bonus)] = 1.0
-    futures = Futures(rules, row_of, survival=keep is None)
-    if keep is None:
-        kept(boxes, _survival(following))
-    total_rows = sum(len(plan[0]) for plan in plans.values())
+        plans[filled] = (unique // width, unique % width)
+        # A row is computed from its stand-in, whose total may lie below the root's: the positions it
+        # leads to are those the wanted totals lead to, found by their stand-ins too.
+        row_of[plans[filled]] = np.arange(len(unique))
+    futures = Futures(rules, row_of, survival=keep is None, table=table)
+
+    def kept(filled: int, rows: Rows) -> None:
+        if keep is None:
+            if not stored_layer(rules, filled):
+                return
+            values, start, low = _compact(rows.values, rows.start, TRIM, float(SURVIVAL_SCALE))
+            compact = Rows(values, start, low, survival=True)
+            if sink is None:
+                futures.layers[filled] = compact
+            else:
+                sink(filled, compact)
+        elif filled <= root_layer + keep:
+            futures.layers[filled] = rows
+
+    full_masks, full_totals = plans[boxes]
+    following = _rows(reach[full_masks] + 1, dtype)
+    following.values[following.start[:-1] + np.array(rules.bonus)[full_totals]] = 1.0
+    kept(boxes, following)
+    total_rows = sum(len(plan[0]) for filled, plan in plans.items() if filled < boxes)
     done = 0
     size = threads if threads is not None else min(2, os.cpu_count() or 1)
     with concurrent.futures.ThreadPoolExecutor(size) as pool:
         for filled in range(boxes - 1, root_layer - 1, -1):
             masks, totals = plans[filled]
-            here: FloatArray = np.zeros((len(masks), int(reach[masks].max()) + 1))
+            here = _rows(reach[masks] + 1, dtype)
 
-            def batch(
-                start: int,
-                masks: IntArray = masks,
-                totals: IntArray = totals,
-                here: FloatArray = here,
-                following: FloatArray = following,
-            ) -> int:
-                part = slice(start, start + BATCH_COLUMNS)
-                batch_masks, batch_totals = masks[part], totals[part]
-                out = here[part, : int(reach[batch_masks].max()) + 1]
-                _spread(rules, shape, values, row_of, following, batch_masks, batch_totals, out)
-                return len(batch_masks)
+            low, high = _support(following.values, following.start, TINY if keep is None else 0.0)
 
-            # NumPy lets go of the interpreter in its loops, so threads share one layer's batches
-            # without copying the layers into worker processes.
-            for count in pool.map(batch, range(0, len(masks), BATCH_COLUMNS)):
+            def chunk(
+                first: int, masks: IntArray = masks, totals: IntArray = totals, here: Rows = here,
+                following: Rows = following, low: IntArray = low, high: IntArray = high,
+            ) -> int:  # fmt: skip
+                last = min(first + BATCH_COLUMNS, len(masks))
+                chances = kernel.endings(tables, values, masks[first:last], totals[first:last])
+                _pull(
+                    masks, totals, first, chances, tables.pair_box, tables.pair_points, tables.basic,
+                    rules.cap, same, row_of, following.start, low, high, following.values, here.start,
+                    here.values,
+                )  # fmt: skip
+                return last - first
+
+            # The compiled steps let go of the interpreter's lock: threads share a layer's rows.
+            for count in pool.map(chunk, range(0, len(masks), BATCH_COLUMNS)):
                 done += count
                 if progress is not None:
                     progress(done, total_rows)
-            if keep is None:
-                kept(filled, _survival(here))
-            elif filled <= root_layer + keep:
-                futures.layers[filled] = here
+            kept(filled, here)
             following = here
     return futures
+
+
+def _rows(widths: IntArray, dtype: type[np.floating[Any]]) -> Rows:
+    start = np.zeros(len(widths) + 1, dtype=np.intp)
+    np.cumsum(widths, out=start[1:])
+    return Rows(np.zeros(int(start[-1]), dtype=dtype), start, np.zeros(len(widths), dtype=np.intp), False)
 
 
 def _reach(rules: RuleSet) -> IntArray:
@@ -393,78 +594,204 @@ def _reach(rules: RuleSet) -> IntArray:
     return result
 
 
-def _survival(pmf: FloatArray) -> Float32Array:
-    result: Float32Array = np.cumsum(pmf[:, ::-1], axis=1)[:, ::-1].astype(np.float32)
-    return result
+# --- the forward pass ---------------------------------------------------------------------------
+#
+# From a sheet, the hard player's game is followed forwards, layer by layer (one more box filled
+# each turn), over the positions that carry probability. Each position (mask, capped total) holds
+# the distribution of the points on the sheet so far, as a vector over ``u``: the points beyond
+# the position's own capped total, less the root's (what the capped total does not say is the
+# Kismet section and any Basic points above the cap). A turn's endings (a box and its points,
+# :func:`kismet.endings`) carry that vector, shifted by the points the total does not absorb, to
+# the positions they lead to. A position whose total is worth the same as a lower one (the
+# solver's stand-in, :func:`~kismet_dice.strategy.solver.equivalent_totals`) leads to the same
+# choices and the same bonus from there on, so its mass joins the stand-in's, shifted by the
+# difference: the points on the sheet stay what they are.
 
 
-def _spread(
-    rules: RuleSet,
-    shape: TurnShape,
-    values: FloatArray,
-    row_of: IntArray,
-    following: FloatArray,
-    masks: IntArray,
-    totals: IntArray,
-    out: FloatArray,
-) -> None:
-    """Into ``out`` (one row per column), each column's distribution of points to come."""
-    best_box, ended = turn_endings(rules, shape, values, masks, totals)
-    add_endings(rules, shape, row_of, following, masks, totals, best_box, ended, out)
+@numba.njit(nogil=True, cache=True, error_model="numpy")
+def _push(  # type: ignore[no-untyped-def]
+    masks, totals, start, lo, hi, vectors, first, chances, pair_box, pair_points, basic, cap, same, row_of,
+    to_start, to_lo, to_hi, to_vectors,
+):  # fmt: skip
+    """Add the sources ``first`` to ``first + chances.shape[1]``, each through every ending of its
+    turn (``chances[pair, column]``), to the positions of the next layer."""
+    for column in range(chances.shape[1]):
+        source = first + column
+        low, high = lo[source], hi[source]
+        if high < low:
+            continue
+        base = start[source]
+        mask, total = masks[source], totals[source]
+        for pair in range(chances.shape[0]):
+            weight = chances[pair, column]
+            if weight == 0.0:
+                continue
+            box = pair_box[pair]
+            points = pair_points[pair]
+            after = mask | (1 << box)
+            if basic[box]:
+                reached = min(total + points, cap)
+                shift = total + points - reached
+            else:
+                reached = total
+                shift = points
+            stand_in = same[after, reached]
+            shift += reached - stand_in
+            slot = row_of[after, stand_in]
+            into = to_start[slot] + shift
+            for u in range(low, high + 1):
+                to_vectors[into + u] += weight * vectors[base + u]
+            to_lo[slot] = min(to_lo[slot], low + shift)
+            to_hi[slot] = max(to_hi[slot], high + shift)
 
 
-def add_endings(
-    rules: RuleSet,
-    shape: TurnShape,
-    row_of: IntArray,
-    following: FloatArray,
-    masks: IntArray,
-    totals: IntArray,
-    best_box: IntArray,
-    ended: FloatArray,
-    out: FloatArray,
-) -> None:
-    """Add to ``out[c]`` every ending of column c's turn times the next position's vector, shifted.
+@dataclass
+class _Layer:
+    """The positions of one layer that the root can lead to, and their vectors side by side."""
 
-    Endings are first summed by (box, points), one pass over the rolls; then each such pair adds
-    one shifted row per column. A box outside the Basic section leads to the same next position
-    whatever it scores, so its next vectors are gathered once for all its points.
-    """
-    columns = len(masks)
-    rolls = ended.shape[0]
-    pairs = len(shape.pair_box)
-    keys = shape.pair_of[best_box, np.arange(rolls)[:, None]] * columns + np.arange(columns)[None, :]
-    by_pair = np.bincount(keys.reshape(-1), weights=ended.reshape(-1), minlength=pairs * columns)
-    by_pair = by_pair.reshape(pairs, columns)
-    present = by_pair.any(axis=1)
-    # ``out`` is as wide as the most points its columns can still make: a next vector shifted by
-    # ``points`` is zero beyond that, so only that much of it is gathered and added (by indexing:
-    # ``np.take`` would first copy the whole sliced layer).
-    room = out.shape[1]
-    span = min(following.shape[1], room)
-    scratch = np.empty((columns, span))
-    gathered_box = -1
-    gathered = scratch
-    for pair in np.flatnonzero(present).tolist():
-        box = int(shape.pair_box[pair])
-        points = int(shape.pair_points[pair])
-        wide = min(span, room - points)
-        weight = by_pair[pair]
-        bit = 1 << box
-        if shape.basic[box]:
-            rows = row_of[masks | bit, np.minimum(totals + points, rules.cap)]
-            # A column that cannot end this way has weight 0 here; its row is any valid one.
-            gathered = following[np.where(weight > 0, rows, 0), :wide]
-            gathered_box = -1
-        elif box != gathered_box:
-            # Every points of this box lead to the same next position: gathered once.
-            used = by_pair[shape.pair_box == box].any(axis=0)
-            gathered = following[np.where(used, row_of[masks | bit, totals], 0), :span]
-            gathered_box = box
-        part = scratch[:, :wide]
-        np.multiply(gathered[:, :wide], weight[:, None], out=part)
-        target = out[:, points : points + wide]
-        target += part
+    masks: IntArray
+    totals: IntArray
+    start: IntArray
+    lo: IntArray
+    hi: IntArray
+    vectors: FloatArray
+
+    @classmethod
+    def empty(cls, masks: IntArray, totals: IntArray, widths: IntArray) -> _Layer:
+        start = np.zeros(len(masks) + 1, dtype=np.intp)
+        np.cumsum(widths, out=start[1:])
+        return cls(
+            masks,
+            totals,
+            start,
+            np.full(len(masks), np.iinfo(np.intp).max, dtype=np.intp),
+            np.full(len(masks), -1, dtype=np.intp),
+            np.zeros(int(start[-1])),
+        )
+
+
+def _stand_ins(rules: RuleSet) -> IntArray:
+    """``out[mask, total]``: the total the solver computes in its place (itself for most)."""
+    same = np.tile(np.arange(rules.cap + 1, dtype=np.intp), (1 << len(rules.boxes), 1))
+    for filled in range(len(rules.boxes) + 1):
+        _, _, copy_masks, copy_totals, stand_in = _layer(rules, filled)
+        same[copy_masks, copy_totals] = stand_in
+    return same
+
+
+def _most_points(rules: RuleSet) -> tuple[IntArray, IntArray]:
+    """``(outside, basic)[mask]``: the most points the boxes of ``mask`` can hold outside the Basic
+    section, and in it."""
+    masks = np.arange(1 << len(rules.boxes))
+    outside = np.zeros(len(masks), dtype=np.intp)
+    basic = np.zeros(len(masks), dtype=np.intp)
+    for box, rule in enumerate(rules.boxes):
+        held = np.where(masks >> box & 1, max(rule.points), 0)
+        if rule.basic:
+            basic += held
+        else:
+            outside += held
+    return outside, basic
+
+
+def forward(
+    table: StrategyTable,
+    root: tuple[int, int, int] = (0, 0, 0),
+    *,
+    progress: Progress | None = None,
+    threads: int | None = None,
+) -> Distribution:
+    """The exact distribution of the final total when the hard player plays on from a sheet at the
+    start of a turn: ``root`` is its (mask, capped Basic total, points on the sheet)."""
+    rules = table.rules
+    values = table.values
+    tables = kernel.tables_of(rules)
+    boxes = len(rules.boxes)
+    width = rules.cap + 1
+    root_mask, root_total, root_points = root
+    root_filled = root_mask.bit_count()
+    same = _stand_ins(rules)
+    outside, basic_most = _most_points(rules)
+    row_of = np.full((1 << boxes, width), -1, dtype=np.intp)
+    # The positions of each layer the root can lead to: their stand-ins, and how wide their vectors
+    # must be (every u a game can reach there).
+    plans: dict[int, tuple[IntArray, IntArray, IntArray]] = {}
+    for filled in range(root_filled + 1, boxes + 1):
+        own_masks, own_totals, copy_masks, copy_totals, stand_in = _layer(rules, filled)
+        every_mask = np.concatenate([own_masks, copy_masks])
+        every_total = np.concatenate([own_totals, copy_totals])
+        every_same = np.concatenate([own_totals, stand_in])
+        wanted = ((every_mask & root_mask) == root_mask) & (every_total >= root_total)
+        new = every_mask[wanted] & ~root_mask
+        raw = outside[new] + np.where(
+            every_total[wanted] == rules.cap, np.maximum(basic_most[new] + root_total - rules.cap, 0), 0
+        )
+        bound = raw + every_total[wanted] - every_same[wanted]
+        keys = every_mask[wanted] * width + every_same[wanted]
+        unique, inverse = np.unique(keys, return_inverse=True)
+        widths = np.zeros(len(unique), dtype=np.intp)
+        np.maximum.at(widths, inverse.reshape(-1), bound + 1)
+        masks, totals = unique // width, unique % width
+        row_of[masks, totals] = np.arange(len(unique))
+        plans[filled] = (masks, totals, widths)
+    here = _Layer.empty(
+        np.array([root_mask], dtype=np.intp), np.array([same[root_mask, root_total]], dtype=np.intp),
+        np.array([root_total - same[root_mask, root_total] + 1], dtype=np.intp),
+    )  # fmt: skip
+    shift = root_total - int(here.totals[0])
+    here.vectors[shift] = 1.0
+    here.lo[0] = here.hi[0] = shift
+    total_rows = 1 + sum(len(plan[0]) for filled, plan in plans.items() if filled < boxes)
+    done = 0
+    size = threads if threads is not None else min(2, os.cpu_count() or 1)
+    with concurrent.futures.ThreadPoolExecutor(size) as pool:
+        for filled in range(root_filled, boxes):
+            following = _Layer.empty(*plans[filled + 1])
+            # Each thread adds into a copy of its own: two sources may reach the same position.
+            copies = [following] + [
+                _Layer.empty(*plans[filled + 1]) for _ in range(min(size, len(here.masks)) - 1)
+            ]
+            carrying = np.flatnonzero(here.hi >= here.lo)
+            parts = np.array_split(carrying, len(copies))
+
+            def run(part: IntArray, into: _Layer, here: _Layer = here) -> int:
+                for chunk in range(0, len(part), FORWARD_CHUNK):
+                    rows = part[chunk : chunk + FORWARD_CHUNK]
+                    if not len(rows):
+                        continue
+                    first, last = int(rows[0]), int(rows[-1]) + 1
+                    chances = kernel.endings(tables, values, here.masks[first:last], here.totals[first:last])
+                    _push(
+                        here.masks, here.totals, here.start, here.lo, here.hi, here.vectors, first, chances,
+                        tables.pair_box, tables.pair_points, tables.basic, rules.cap, same, row_of,
+                        into.start, into.lo, into.hi, into.vectors,
+                    )  # fmt: skip
+                return len(part)
+
+            for count in pool.map(run, parts, copies):
+                done += count
+                if progress is not None:
+                    progress(min(done, total_rows), total_rows)
+            for copy in copies[1:]:
+                following.vectors += copy.vectors
+                np.minimum(following.lo, copy.lo, out=following.lo)
+                np.maximum(following.hi, copy.hi, out=following.hi)
+            here = following
+    # A full sheet: the final total is its capped total, the points beyond it and the bonus.
+    base = root_points - root_total
+    result = np.zeros(int(here.start[-1]) + rules.cap + max(rules.bonus) + root_points + 2)
+    for row in np.flatnonzero(here.hi >= here.lo).tolist():
+        total = int(here.totals[row])
+        vector = here.vectors[here.start[row] : here.start[row + 1]]
+        offset = base + total + rules.bonus[total]
+        result[offset : offset + len(vector)] += vector
+    if progress is not None:
+        progress(total_rows, total_rows)
+    return Distribution.trimmed(0, result)
+
+
+FORWARD_CHUNK = 1024
+"""Positions whose turns are worked out at once before their vectors are carried on."""
 
 
 # --- the distribution from an empty sheet, stored ------------------------------------------------
@@ -524,8 +851,7 @@ def perfect_play(
     table: StrategyTable, progress: Progress | None = None, *, threads: int | None = None
 ) -> Distribution:
     """The distribution of the final total of perfect play from an empty sheet (computed now)."""
-    futures = future_pass(table, (0, 0), progress=progress, keep=0, threads=threads)
-    return Distribution.trimmed(0, futures.future(0, 0))
+    return forward(table, progress=progress, threads=threads)
 
 
 def distribution_path(rules: RuleSet, directory: Path | None = None) -> Path:

@@ -1,10 +1,10 @@
-"""The values of one turn, for many positions at once.
+"""The values of one turn, compiled: the one path the solver, the advisor, the players, the
+distributions and the chances all take, so they agree to the last bit.
 
 A *column* is one position at the start of a turn: which boxes are filled and the capped
 Basic total. Every array here has one row per roll or kept multiset and one column per
-position, so NumPy does the same few operations for thousands of positions together. The
-solver, the advisor, the ``hard`` player and the simulator all use these functions, so they
-agree to the last bit.
+position, the columns innermost, so the compiled loops run over several positions at once in
+the processor's vector registers.
 
 The turn, backwards from its end:
 
@@ -15,212 +15,620 @@ The turn, backwards from its end:
 * ``best``: the best choice for each roll with rolls left, through the lattice of kept
   multisets (the best sub-multiset of k is k itself or the best of k minus one die).
 
-Each step writes into arrays it is given. The solver hands the same :class:`Workspace` to
-batch after batch: allocating fresh arrays of this size for every step costs more in page
-faults (the allocator returns them to the system and gets them back) than the arithmetic.
-Row gathers use ``mode="clip"``: every index is in range by construction, and the default
-``"raise"`` mode copies the result through an extra buffer.
+Kept multisets and rolls share one numbering, :attr:`TurnTables.keeps` keeps (sizes 0 to
+dice-1, in :class:`DiceSpace` order) and then the rolls: a keep's flat index is its row.
+
+The loops are compiled by Numba once per machine (its cache sits beside this file, or in
+``NUMBA_CACHE_DIR``) and release the interpreter's lock, so threads share a solve's batches.
+Every sum is taken in the same order as the definition above says (a keep's six children one
+after the other, then times 1/6; a turn's rolls in order), so results do not depend on how
+the columns are batched.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
+from typing import Any
 
+import numba
 import numpy as np
 
-from kismet_dice.strategy.dice_space import DiceSpace, FloatArray, IntArray
+from kismet_dice.strategy.dice_space import FloatArray, IntArray
 from kismet_dice.strategy.ruleset import RuleSet
 
+BLOCK = 16
+"""Columns computed together: two AVX-512 registers (four AVX2 ones) of float64 per row, and a
+turn's work arrays for 16 positions (about 60 KB for Kismet) stay in the processor's L1/L2 cache."""
 
-@dataclass(frozen=True)
-class BoxTable:
-    """One box's points, grouped for the ``final`` step.
+_JIT: dict[str, Any] = {"nogil": True, "cache": True, "error_model": "numpy", "boundscheck": False}
 
-    ``scores``: the distinct points the box can give; ``group[r]``: which of them roll r gives;
-    ``first``/``points``: for a box whose next position does not depend on the points, the
-    rolls ``first, first + 1, ...`` that span all those scoring more than zero, and their
-    points (zeros in between are harmless: a zero is never above the floor of :func:`final`).
+
+@dataclass(frozen=True, eq=False)
+class TurnTables:
+    """What the compiled turn needs of a rule set, as plain arrays.
+
+    ``children[k, f]``: the row of keep k plus face f+1. ``parents[k, j]`` for j below
+    ``parent_count[k]``: the rows of multiset k (a keep or a roll) minus one die, each distinct
+    face once. ``points[b, r]``: what roll r scores in box b; ``group[b, r]``: which of box b's
+    distinct ``scores`` that is (always 0 outside the Basic section, whose next position does not
+    depend on the points).
     """
 
-    basic: bool
-    scores: IntArray
-    group: IntArray
-    first: int
+    rules: RuleSet
+    keeps: int
+    rolls: int
+    faces: int
+    children: IntArray
+    parents: IntArray
+    parent_count: IntArray
+    probabilities: FloatArray
     points: FloatArray
+    group: IntArray
+    scores: IntArray
+    score_count: IntArray
+    basic: np.ndarray[Any, np.dtype[np.bool_]]
+
+    rank: IntArray
+    pair_of: IntArray
+    pair_box: IntArray
+    pair_points: IntArray
+    zero_group: IntArray
+    scoring_start: IntArray
+    scoring_roll: IntArray
+    scoring_group: IntArray
+    scoring_points: FloatArray
+
+    @property
+    def box_arrays(self) -> tuple[Any, ...]:
+        """What the compiled steps read of the boxes (``zero_group[b]``: the group of a zero in box b,
+        -1 if no roll scores zero there; ``scoring_*[scoring_start[b]:scoring_start[b + 1]]``: the
+        rolls that score in box b, their group and points)."""
+        return (
+            self.basic, self.scores, self.score_count, self.zero_group, self.scoring_start,
+            self.scoring_roll, self.scoring_group, self.scoring_points,
+        )  # fmt: skip
+
+    @property
+    def lattice(self) -> tuple[IntArray, IntArray, IntArray]:
+        return self.children, self.parents, self.parent_count
+
+    @property
+    def rows(self) -> int:
+        return self.keeps + self.rolls
+
+    @property
+    def boxes(self) -> int:
+        return len(self.basic)
 
 
-def box_tables(rules: RuleSet) -> tuple[BoxTable, ...]:
-    tables = []
-    for box in rules.boxes:
-        points = np.array(box.points, dtype=np.intp)
-        scores, group = np.unique(points, return_inverse=True)
-        scoring = np.flatnonzero(points > 0)
-        first, end = (int(scoring[0]), int(scoring[-1]) + 1) if len(scoring) else (0, 0)
-        tables.append(
-            BoxTable(
-                basic=box.basic,
-                scores=scores.astype(np.intp),
-                group=group.astype(np.intp).reshape(-1),
-                first=first,
-                points=points[first:end].astype(np.float64),
-            )
-        )
-    return tuple(tables)
-
-
-@dataclass(frozen=True)
-class Workspace:
-    """Arrays for the turns of ``columns`` positions, reused from one batch to the next.
-
-    ``stop``: the values with no roll left; ``choose``: with rolls left; ``levels[n]``: one
-    row per kept multiset of n dice; ``scratch``: one row per roll.
-    """
-
-    columns: int
-    stop: FloatArray
-    choose: FloatArray
-    levels: tuple[FloatArray, ...]
-    scratch: FloatArray
-
-    @classmethod
-    def create(cls, space: DiceSpace, columns: int) -> Workspace:
-        rolls = len(space.rolls)
-        return cls(
-            columns=columns,
-            stop=np.empty((rolls, columns)),
-            choose=np.empty((rolls, columns)),
-            levels=tuple(np.empty((len(level), columns)) for level in space.levels[: space.dice]),
-            scratch=np.empty((rolls, columns)),
-        )
-
-
-def final(
-    tables: Sequence[BoxTable], nexts: Sequence[FloatArray | None], out: FloatArray, scratch: FloatArray
-) -> FloatArray:
-    """Best value of each roll when a box must be chosen now, into ``out`` (one row per roll).
-
-    ``nexts[b]`` is ``None`` when box b is filled in every column; otherwise, for a basic box,
-    the value after entering each of its distinct scores (shape ``(len(scores), columns)``),
-    and for another box the value after entering it (shape ``(columns,)``); ``-inf`` where
-    the box is filled.
-    """
-    plain = [(table, nxt) for table, nxt in zip(tables, nexts, strict=True) if nxt is not None]
-    # A zero in any open non-basic box is the floor under every roll.
-    floor = np.full(out.shape[1], -np.inf)
-    for table, nxt in plain:
-        if not table.basic:
-            np.maximum(floor, nxt, out=floor)
-    out[...] = floor
-    for table, nxt in plain:
-        if table.basic:
-            candidates = table.scores[:, None] + nxt
-            np.take(candidates, table.group, axis=0, out=scratch, mode="clip")
-            np.maximum(out, scratch, out=out)
-        elif len(table.points):
-            rows = slice(table.first, table.first + len(table.points))
-            part = scratch[rows]
-            np.add(table.points[:, None], nxt[None, :], out=part)
-            np.maximum(out[rows], part, out=out[rows])
-    return out
-
-
-def kept(
-    children: Sequence[IntArray],
-    faces: int,
-    after: FloatArray,
-    levels: Sequence[FloatArray],
-    scratch: FloatArray,
-) -> None:
-    """Expected ``after`` (one row per roll) for every kept multiset, into ``levels`` (sizes 0 to n-1)."""
-    upper = after
-    for size in range(len(children) - 1, -1, -1):
-        table = children[size]
-        total = levels[size]
-        part = scratch[: len(table)]
-        np.take(upper, table[:, 0], axis=0, out=total, mode="clip")
-        for face in range(1, faces):
-            np.take(upper, table[:, face], axis=0, out=part, mode="clip")
-            total += part
-        total *= 1.0 / faces
-        upper = total
-
-
-def best(
-    space: DiceSpace, levels: Sequence[FloatArray], stop: FloatArray, out: FloatArray, scratch: FloatArray
-) -> FloatArray:
-    """Best value of each roll with a roll left, into ``out``: score now (``stop``) or keep a proper
-    sub-multiset (``levels``, by size, as :func:`kept` leaves them; sizes 1 and up are overwritten
-    with the best sub-multiset of each)."""
-    below = levels[0]
-    for size in range(1, len(levels) + 1):
-        here, result = (stop, out) if size == len(levels) else (levels[size], levels[size])
-        table = space.parent_starts[size]
-        parents = space.parents[size]
-        for column, start in enumerate(table):
-            # Rows before ``start`` have fewer distinct faces: this column is only padding there.
-            # Column 0 is real in every row (a multiset has a face), so it also moves ``here`` across.
-            rows = len(parents) - start
-            part = scratch[:rows]
-            np.take(below, parents[start:, column], axis=0, out=part, mode="clip")
-            if column == 0:
-                np.maximum(here, part, out=result)
-            else:
-                np.maximum(result[start:], part, out=result[start:])
-        below = result
-    return out
-
-
-def start_values(
-    rules: RuleSet,
-    tables: Sequence[BoxTable],
-    nexts: Sequence[FloatArray | None],
-    work: Workspace,
-) -> FloatArray:
-    """The expected value of each column at the start of a turn (only that: the solver's step)."""
+@cache
+def tables_of(rules: RuleSet) -> TurnTables:
+    """The turn tables of ``rules`` (made once per process and rule set)."""
     space = rules.space
-    final(tables, nexts, work.stop, work.scratch)
-    choose = work.stop
-    for _ in range(1, rules.rolls_per_turn):
-        kept(space.children, rules.faces, choose, work.levels, work.scratch)
-        choose = best(space, work.levels, work.stop, work.choose, work.scratch)
-    result: FloatArray = space.roll_probabilities @ choose
-    return result
+    levels = space.levels
+    offsets = np.cumsum([0] + [len(level) for level in levels])
+    keeps = int(offsets[rules.dice])
+    rolls = len(space.rolls)
+    children = np.zeros((keeps, rules.faces), dtype=np.intp)
+    for size in range(rules.dice):
+        table = space.children[size]
+        children[offsets[size] : offsets[size + 1]] = table + offsets[size + 1]
+    width = max(1, max(space.parents[size].shape[1] for size in range(1, rules.dice + 1)))
+    parents = np.zeros((keeps + rolls, width), dtype=np.intp)
+    parent_count = np.zeros(keeps + rolls, dtype=np.intp)
+    for size in range(1, rules.dice + 1):
+        for row, multiset in enumerate(levels[size]):
+            flat = int(offsets[size]) + row
+            distinct = len(set(multiset))
+            parent_count[flat] = distinct
+            parents[flat, :distinct] = space.parents[size][row, :distinct] + offsets[size - 1]
+    boxes = len(rules.boxes)
+    distinct_scores = [np.unique(box.points) for box in rules.boxes]
+    widest = max(
+        len(found) if box.basic else 1 for found, box in zip(distinct_scores, rules.boxes, strict=True)
+    )
+    scores = np.zeros((boxes, widest), dtype=np.intp)
+    score_count = np.ones(boxes, dtype=np.intp)
+    group = np.zeros((boxes, rolls), dtype=np.intp)
+    for b, (box, found) in enumerate(zip(rules.boxes, distinct_scores, strict=True)):
+        if box.basic:
+            scores[b, : len(found)] = found
+            score_count[b] = len(found)
+            group[b] = np.searchsorted(found, np.array(box.points))
+    points = np.array([box.points for box in rules.boxes], dtype=np.float64)
+    zero_group = np.full(boxes, -1, dtype=np.intp)
+    starts, scoring_rolls = [0], []
+    for b in range(boxes):
+        if (points[b] == 0).any():
+            zero_group[b] = group[b][points[b] == 0][0]
+        found = np.flatnonzero(points[b] != 0)
+        scoring_rolls.append(found)
+        starts.append(starts[-1] + len(found))
+    every = np.concatenate(scoring_rolls).astype(np.intp)
+    owner = np.repeat(np.arange(boxes), [len(found) for found in scoring_rolls])
+    # The advisor lists keeps by size, then faces: the order ties between keeps are broken in.
+    listed = [keep for level in levels[: rules.dice] for keep in level]
+    rank = np.empty(keeps, dtype=np.intp)
+    rank[sorted(range(keeps), key=lambda k: (len(listed[k]), listed[k]))] = np.arange(keeps)
+    # Every (box, points) pair a turn can end with, numbered box by box.
+    every_score = [np.unique(np.array(box.points, dtype=np.intp), return_inverse=True) for box in rules.boxes]
+    first = np.cumsum([0] + [len(found) for found, _ in every_score])
+    return TurnTables(
+        rank=rank,
+        pair_of=np.array(
+            [first[b] + inverse.reshape(-1) for b, (_, inverse) in enumerate(every_score)], dtype=np.intp
+        ),
+        pair_box=np.repeat(np.arange(boxes), [len(found) for found, _ in every_score]).astype(np.intp),
+        pair_points=np.concatenate([found for found, _ in every_score]).astype(np.intp),
+        zero_group=zero_group,
+        scoring_start=np.array(starts, dtype=np.intp),
+        scoring_roll=every,
+        scoring_group=group[owner, every].astype(np.intp),
+        scoring_points=points[owner, every],
+        rules=rules,
+        keeps=keeps,
+        rolls=rolls,
+        faces=rules.faces,
+        children=children,
+        parents=parents,
+        parent_count=parent_count,
+        probabilities=np.ascontiguousarray(space.roll_probabilities, dtype=np.float64),
+        points=points,
+        group=group,
+        scores=scores,
+        score_count=score_count,
+        basic=np.array([box.basic for box in rules.boxes], dtype=np.bool_),
+    )
+
+
+# --- the compiled steps ------------------------------------------------------------------------
+# Every loop over columns runs over the whole block (a constant the compiler unrolls into vector
+# instructions); a short last block repeats its last column. Each row is computed in one pass that
+# reads all its sources and writes it once: a row written source by source costs twice as much.
+
+
+@numba.njit(**_JIT)
+def _nexts(values, masks, totals, start, cap, basic, scores, score_count, out):  # type: ignore[no-untyped-def]
+    """``out[b, g, c]``: the value after entering box b with its g-th distinct score, for the block of
+    columns from ``start`` (``-inf`` where b is filled); returns which boxes are open anywhere."""
+    boxes = basic.shape[0]
+    last = masks.shape[0] - 1
+    open_any = np.zeros(boxes, dtype=np.bool_)
+    for b in range(boxes):
+        bit = 1 << b
+        for c in range(BLOCK):
+            column = min(start + c, last)
+            mask = masks[column]
+            total = totals[column]
+            if mask & bit:
+                for g in range(out.shape[1]):
+                    out[b, g, c] = -np.inf
+            else:
+                open_any[b] = True
+                after = mask | bit
+                if basic[b]:
+                    for g in range(score_count[b]):
+                        out[b, g, c] = values[after, min(total + scores[b, g], cap)]
+                else:
+                    out[b, 0, c] = values[after, total]
+    return open_any
+
+
+@numba.njit(**_JIT)
+def _final(  # type: ignore[no-untyped-def]
+    zero_group, scoring_start, scoring_roll, scoring_group, scoring_points, nexts, open_any, stop
+):
+    """``stop[r, c]``: the best box for roll r with no roll left (points plus the value after).
+
+    A zero in an open box is the floor under every roll, so each box then only adds the rolls
+    that score in it (a Kismet six rolls of 252)."""
+    floor = np.full(BLOCK, -np.inf)
+    for b in range(zero_group.shape[0]):
+        if open_any[b] and zero_group[b] >= 0:
+            after = nexts[b, zero_group[b]]
+            for c in range(BLOCK):
+                floor[c] = after[c] if after[c] > floor[c] else floor[c]
+    for r in range(stop.shape[0]):
+        row = stop[r]
+        for c in range(BLOCK):
+            row[c] = floor[c]
+    for b in range(zero_group.shape[0]):
+        if not open_any[b]:
+            continue
+        for i in range(scoring_start[b], scoring_start[b + 1]):
+            got = scoring_points[i]
+            after = nexts[b, scoring_group[i]]
+            row = stop[scoring_roll[i]]
+            for c in range(BLOCK):
+                worth = got + after[c]
+                row[c] = worth if worth > row[c] else row[c]
+
+
+@numba.njit(**_JIT)
+def _final_boxes(  # type: ignore[no-untyped-def]
+    zero_group, scoring_start, scoring_roll, scoring_group, scoring_points, nexts, open_any, stop, box_of
+):
+    """:func:`_final` and ``box_of[r, c]``, the box of that best: the top one on a tie (the advisor's
+    order). The floor's zero in a box where the roll scores is no candidate of that roll's, but is
+    always below the points it does score there (a bonus table never falls), so never the best."""
+    floor = np.full(BLOCK, -np.inf)
+    lowest = np.zeros(BLOCK, dtype=np.intp)
+    for b in range(zero_group.shape[0]):
+        if open_any[b] and zero_group[b] >= 0:
+            after = nexts[b, zero_group[b]]
+            for c in range(BLOCK):
+                better = after[c] > floor[c]
+                floor[c] = after[c] if better else floor[c]
+                lowest[c] = b if better else lowest[c]
+    for r in range(stop.shape[0]):
+        for c in range(BLOCK):
+            stop[r, c] = floor[c]
+            box_of[r, c] = lowest[c]
+    for b in range(zero_group.shape[0]):
+        if not open_any[b]:
+            continue
+        for i in range(scoring_start[b], scoring_start[b + 1]):
+            got = scoring_points[i]
+            after = nexts[b, scoring_group[i]]
+            row = stop[scoring_roll[i]]
+            which = box_of[scoring_roll[i]]
+            for c in range(BLOCK):
+                worth = got + after[c]
+                better = (worth > row[c]) | ((worth == row[c]) & (b < which[c]))
+                row[c] = worth if better else row[c]
+                which[c] = b if better else which[c]
+
+
+@numba.njit(**_JIT)
+def _kept(children, inverse, work):  # type: ignore[no-untyped-def]
+    """Rows 0 to keeps-1 of ``work``: each keep's average over its children (the rolls' rows hold the
+    values with the roll taken). Larger keeps first, as their children must be ready."""
+    faces = children.shape[1]
+    for k in range(children.shape[0] - 1, -1, -1):
+        row = work[k]
+        if faces == 6:
+            a, b, c_ = work[children[k, 0]], work[children[k, 1]], work[children[k, 2]]
+            d, e, f = work[children[k, 3]], work[children[k, 4]], work[children[k, 5]]
+            for c in range(BLOCK):
+                row[c] = (((((a[c] + b[c]) + c_[c]) + d[c]) + e[c]) + f[c]) * inverse
+        else:
+            first = work[children[k, 0]]
+            for c in range(BLOCK):
+                row[c] = first[c]
+            for i in range(1, faces):
+                other = work[children[k, i]]
+                for c in range(BLOCK):
+                    row[c] += other[c]
+            for c in range(BLOCK):
+                row[c] *= inverse
+
+
+@numba.njit(**_JIT)
+def _best(parents, parent_count, keeps, stop, work):  # type: ignore[no-untyped-def]
+    """Each keep's row becomes the best of it and its sub-multisets; each roll's row the best of
+    entering it (``stop``) and keeping any proper sub-multiset. Smaller multisets first."""
+    for k in range(1, work.shape[0]):
+        here = work[k] if k < keeps else stop[k - keeps]
+        row = work[k]
+        count = parent_count[k]
+        a = work[parents[k, 0]]
+        if count == 1:
+            for c in range(BLOCK):
+                row[c] = max(here[c], a[c])
+        elif count == 2:
+            b = work[parents[k, 1]]
+            for c in range(BLOCK):
+                row[c] = max(max(here[c], a[c]), b[c])
+        elif count == 3:
+            b, d = work[parents[k, 1]], work[parents[k, 2]]
+            for c in range(BLOCK):
+                row[c] = max(max(max(here[c], a[c]), b[c]), d[c])
+        elif count == 4:
+            b, d, e = work[parents[k, 1]], work[parents[k, 2]], work[parents[k, 3]]
+            for c in range(BLOCK):
+                row[c] = max(max(max(max(here[c], a[c]), b[c]), d[c]), e[c])
+        else:
+            b, d, e = work[parents[k, 1]], work[parents[k, 2]], work[parents[k, 3]]
+            f = work[parents[k, 4]]
+            for c in range(BLOCK):
+                row[c] = max(max(max(max(max(here[c], a[c]), b[c]), d[c]), e[c]), f[c])
+            for j in range(5, count):
+                other = work[parents[k, j]]
+                for c in range(BLOCK):
+                    row[c] = max(row[c], other[c])
+
+
+@numba.njit(**_JIT)
+def _expectation(probabilities, keeps, work, out, start):  # type: ignore[no-untyped-def]
+    """``out[start + c]``: the average of column c over a first roll of all the dice (rolls in order)."""
+    total = np.zeros(BLOCK)
+    for r in range(probabilities.shape[0]):
+        p = probabilities[r]
+        row = work[keeps + r]
+        for c in range(BLOCK):
+            total[c] += p * row[c]
+    for c in range(min(BLOCK, out.shape[0] - start)):
+        out[start + c] = total[c]
+
+
+@numba.njit(**_JIT)
+def _start_values(  # type: ignore[no-untyped-def]
+    values, masks, totals, cap, box_arrays, lattice, probabilities, rerolls, out
+):
+    """``out[c]``: the expected points to come from each column's turn start (the solver's step)."""
+    basic, scores, score_count, zero_group = box_arrays[:4]
+    scoring_start, scoring_roll, scoring_group, scoring_points = box_arrays[4:]
+    children, parents, parent_count = lattice
+    keeps = children.shape[0]
+    rolls = probabilities.shape[0]
+    inverse = 1.0 / children.shape[1]
+    nexts = np.empty((basic.shape[0], scores.shape[1], BLOCK))
+    work = np.empty((keeps + rolls, BLOCK))
+    stop = work[keeps:].copy()
+    for start in range(0, masks.shape[0], BLOCK):
+        open_any = _nexts(values, masks, totals, start, cap, basic, scores, score_count, nexts)
+        _final(zero_group, scoring_start, scoring_roll, scoring_group, scoring_points, nexts, open_any, stop)
+        work[keeps:] = stop
+        for _ in range(rerolls):
+            _kept(children, inverse, work)
+            _best(parents, parent_count, keeps, stop, work)
+        _expectation(probabilities, keeps, work, out, start)
+
+
+@numba.njit(**_JIT)
+def _stop_values(values, masks, totals, cap, box_arrays, out):  # type: ignore[no-untyped-def]
+    """``out[r, c]``: each column's best box for roll r with no roll left."""
+    basic, scores, score_count, zero_group = box_arrays[:4]
+    scoring_start, scoring_roll, scoring_group, scoring_points = box_arrays[4:]
+    columns = masks.shape[0]
+    nexts = np.empty((basic.shape[0], scores.shape[1], BLOCK))
+    stop = np.empty((out.shape[0], BLOCK))
+    for start in range(0, columns, BLOCK):
+        open_any = _nexts(values, masks, totals, start, cap, basic, scores, score_count, nexts)
+        _final(zero_group, scoring_start, scoring_roll, scoring_group, scoring_points, nexts, open_any, stop)
+        width = min(BLOCK, columns - start)
+        out[:, start : start + width] = stop[:, :width]
+
+
+@numba.njit(**_JIT)
+def _best_boxes(values, masks, totals, cap, box_arrays, points, group, out):  # type: ignore[no-untyped-def]
+    """``out[r, c]``: the box each column enters roll r in with no roll left: the best, the top one on a
+    tie (the advisor's order)."""
+    basic, scores, score_count = box_arrays[0], box_arrays[1], box_arrays[2]
+    columns = masks.shape[0]
+    rolls = points.shape[1]
+    nexts = np.empty((basic.shape[0], scores.shape[1], BLOCK))
+    best = np.empty((rolls, BLOCK))
+    which = np.zeros((rolls, BLOCK), dtype=np.intp)
+    for start in range(0, columns, BLOCK):
+        open_any = _nexts(values, masks, totals, start, cap, basic, scores, score_count, nexts)
+        best[:] = -np.inf
+        which[:] = 0
+        for b in range(points.shape[0]):
+            if not open_any[b]:
+                continue
+            for r in range(rolls):
+                got = points[b, r]
+                after = nexts[b, group[b, r]]
+                for c in range(BLOCK):
+                    worth = got + after[c]
+                    if worth > best[r, c]:
+                        best[r, c] = worth
+                        which[r, c] = b
+        width = min(BLOCK, columns - start)
+        out[:, start : start + width] = which[:, :width]
+
+
+@numba.njit(**_JIT)
+def _turn_from(lattice, stop, keeps_out, choose_out):  # type: ignore[no-untyped-def]
+    """Every value of a turn whose value with no roll left is ``stop``: ``keeps_out[j, k, c]`` (keeping
+    k with j rolls left), ``choose_out[j, r, c]`` (the best with dice r and j rolls left; j = 0 is
+    ``stop``)."""
+    children, parents, parent_count = lattice
+    keeps = children.shape[0]
+    rolls = stop.shape[0]
+    columns = stop.shape[1]
+    inverse = 1.0 / children.shape[1]
+    block = np.empty((rolls, BLOCK))
+    work = np.empty((keeps + rolls, BLOCK))
+    for start in range(0, columns, BLOCK):
+        width = min(BLOCK, columns - start)
+        for r in range(rolls):
+            for c in range(BLOCK):
+                block[r, c] = stop[r, min(start + c, columns - 1)]
+        work[keeps:] = block
+        choose_out[0, :, start : start + width] = block[:, :width]
+        for j in range(1, choose_out.shape[0]):
+            _kept(children, inverse, work)
+            keeps_out[j, :, start : start + width] = work[:keeps, :width]
+            _best(parents, parent_count, keeps, block, work)
+            choose_out[j, :, start : start + width] = work[keeps:, :width]
+
+
+# --- the hard player's turn as chances ---------------------------------------------------------
+
+
+@numba.njit(**_JIT)
+def _best_ranked(parents, parent_count, keeps, rank, work, which):  # type: ignore[no-untyped-def]
+    """Like :func:`_best` without the rolls' ``stop``: each keep's row becomes the best of it and its
+    sub-multisets, each roll's row the best of its proper sub-multisets, and ``which`` the advisor's
+    rank of the keep that is (on equal values the one the advisor lists first, the lowest rank)."""
+    for k in range(keeps):
+        for c in range(BLOCK):
+            which[k, c] = rank[k]
+    for k in range(1, work.shape[0]):
+        row = work[k]
+        chosen = which[k]
+        if k >= keeps:  # a roll is not a keep of its own: its first sub-multiset starts the search
+            first = parents[k, 0]
+            for c in range(BLOCK):
+                row[c] = work[first, c]
+                chosen[c] = which[first, c]
+        for j in range(1 if k >= keeps else 0, parent_count[k]):
+            other = work[parents[k, j]]
+            picked = which[parents[k, j]]
+            for c in range(BLOCK):
+                better = (other[c] > row[c]) | ((other[c] == row[c]) & (picked[c] < chosen[c]))
+                row[c] = other[c] if better else row[c]
+                chosen[c] = picked[c] if better else chosen[c]
+
+
+@numba.njit(**_JIT)
+def _endings(  # type: ignore[no-untyped-def]
+    values, masks, totals, cap, box_arrays, lattice, probabilities, rerolls, points, group, rank, pair_of, out
+):
+    """``out[p, c]``: the chance that column c's turn, played by the hard player from a roll of all the
+    dice, ends with the pair p (a box and what is entered there, numbered by ``pair_of[box, roll]``).
+
+    The hard player's choices: a keep only when it is worth strictly more than the best box (boxes
+    come first in the advisor's order), the keep the advisor lists first among the best, and the top
+    box among the best."""
+    basic, scores, score_count, zero_group = box_arrays[:4]
+    scoring_start, scoring_roll, scoring_group, scoring_points = box_arrays[4:]
+    children, parents, parent_count = lattice
+    keeps = children.shape[0]
+    rolls = probabilities.shape[0]
+    boxes = basic.shape[0]
+    columns = masks.shape[0]
+    inverse = 1.0 / children.shape[1]
+    nexts = np.empty((boxes, scores.shape[1], BLOCK))
+    stop = np.empty((rolls, BLOCK))
+    work = np.empty((keeps + rolls, BLOCK))
+    choose = np.empty((rerolls + 1, rolls, BLOCK))
+    keep_of = np.empty((rerolls + 1, rolls, BLOCK), dtype=np.intp)
+    by_rank = np.empty(keeps, dtype=np.intp)
+    by_rank[rank] = np.arange(keeps)
+    which = np.empty((keeps + rolls, BLOCK), dtype=np.intp)
+    box_of = np.empty((rolls, BLOCK), dtype=np.intp)
+    chance = np.empty((keeps + rolls, BLOCK))
+    ended = np.empty((rolls, BLOCK))
+    for start in range(0, columns, BLOCK):
+        width = min(BLOCK, columns - start)
+        open_any = _nexts(values, masks, totals, start, cap, basic, scores, score_count, nexts)
+        _final_boxes(
+            zero_group, scoring_start, scoring_roll, scoring_group, scoring_points, nexts, open_any, stop,
+            box_of,
+        )  # fmt: skip
+        # The values and keeps of every roll with rolls left.
+        work[keeps:] = stop
+        for j in range(1, rerolls + 1):
+            _kept(children, inverse, work)
+            _best_ranked(parents, parent_count, keeps, rank, work, which)
+            for r in range(rolls):
+                for c in range(BLOCK):
+                    keep_value = work[keeps + r, c]
+                    choose[j, r, c] = keep_value if keep_value > stop[r, c] else stop[r, c]
+                    keep_of[j, r, c] = by_rank[which[keeps + r, c]] if keep_value > stop[r, c] else -1
+                    work[keeps + r, c] = choose[j, r, c]
+        # Forwards through the turn: the chance of each roll on the table, roll by roll.
+        ended[:] = 0.0
+        for r in range(rolls):
+            for c in range(BLOCK):
+                chance[keeps + r, c] = probabilities[r]
+        for j in range(rerolls, 0, -1):
+            chance[:keeps] = 0.0
+            for r in range(rolls):
+                for c in range(BLOCK):
+                    keep = keep_of[j, r, c]
+                    if keep < 0:
+                        ended[r, c] += chance[keeps + r, c]
+                    else:
+                        chance[keep, c] += chance[keeps + r, c]
+                    chance[keeps + r, c] = 0.0
+            # Each kept multiset rolls the rest one die at a time: a multiset of one die more gets a
+            # sixth of the chance of each it is one face more than (smaller multisets first).
+            for k in range(1, keeps + rolls):
+                row = chance[k]
+                count = parent_count[k]
+                for j in range(count):
+                    parent = chance[parents[k, j]]
+                    for c in range(BLOCK):
+                        row[c] += parent[c] * inverse
+        for r in range(rolls):
+            for c in range(BLOCK):
+                ended[r, c] += chance[keeps + r, c]
+        out[:, start : start + width] = 0.0
+        for r in range(rolls):
+            for c in range(width):
+                out[pair_of[box_of[r, c], r], start + c] += ended[r, c]
+
+
+# --- the steps for a rule set ------------------------------------------------------------------
+
+
+def _columns(masks: IntArray, totals: IntArray) -> tuple[IntArray, IntArray]:
+    return np.ascontiguousarray(masks, dtype=np.intp), np.ascontiguousarray(totals, dtype=np.intp)
+
+
+def start_values(tables: TurnTables, values: FloatArray, masks: IntArray, totals: IntArray) -> FloatArray:
+    """The expected points to come (bonus included) from each (mask, total) column's turn start,
+    from the values ``values[mask, total]`` of the positions after it."""
+    masks, totals = _columns(masks, totals)
+    out = np.empty(len(masks))
+    _start_values(
+        values, masks, totals, tables.rules.cap, tables.box_arrays, tables.lattice, tables.probabilities,
+        tables.rules.rolls_per_turn - 1, out,
+    )  # fmt: skip
+    return out
+
+
+def stop_values(tables: TurnTables, values: FloatArray, masks: IntArray, totals: IntArray) -> FloatArray:
+    """``out[r, c]``: with dice r and no roll left, the best of entering them in an open box."""
+    masks, totals = _columns(masks, totals)
+    out = np.empty((tables.rolls, len(masks)))
+    _stop_values(values, masks, totals, tables.rules.cap, tables.box_arrays, out)
+    return out
+
+
+def best_boxes(tables: TurnTables, values: FloatArray, masks: IntArray, totals: IntArray) -> IntArray:
+    """``out[r, c]``: the box the hard player enters roll r in from column c (the top one on a tie)."""
+    masks, totals = _columns(masks, totals)
+    out = np.empty((tables.rolls, len(masks)), dtype=np.intp)
+    _best_boxes(values, masks, totals, tables.rules.cap, tables.box_arrays, tables.points, tables.group, out)
+    return out
+
+
+def endings(tables: TurnTables, values: FloatArray, masks: IntArray, totals: IntArray) -> FloatArray:
+    """``out[p, c]``: the chance that the hard player's turn from column c ends with the pair p (a box
+    and the points entered there: :attr:`TurnTables.pair_box`, :attr:`TurnTables.pair_points`)."""
+    masks, totals = _columns(masks, totals)
+    out = np.empty((len(tables.pair_box), len(masks)))
+    _endings(
+        values, masks, totals, tables.rules.cap, tables.box_arrays, tables.lattice, tables.probabilities,
+        tables.rules.rolls_per_turn - 1, tables.points, tables.group, tables.rank, tables.pair_of, out,
+    )  # fmt: skip
+    return out
 
 
 @dataclass(frozen=True)
 class Turn:
     """Every value of a turn for a batch of positions.
 
-    ``stop[r]``: with dice r and no roll left. ``keeps[j][s]``: keeping a multiset of size s and
-    rolling with j rolls left before the roll (``keeps[0]`` is unused). ``choose[j][r]``: the best
-    with dice r and j rolls left (``choose[0]`` is ``stop``).
+    ``stop[r]``: with dice r and no roll left. ``keeps[j][k]``: keeping the multiset of flat index
+    k (sizes 0 to dice-1) and rolling the rest with j rolls left before the roll (``keeps[0]`` is
+    unused). ``choose[j][r]``: the best with dice r and j rolls left (``choose[0]`` is ``stop``).
     """
 
     stop: FloatArray
-    keeps: tuple[tuple[FloatArray, ...], ...]
-    choose: tuple[FloatArray, ...]
+    keeps: FloatArray
+    choose: FloatArray
 
 
-def turn(rules: RuleSet, tables: Sequence[BoxTable], nexts: Sequence[FloatArray | None]) -> Turn:
-    """All values of a turn, each in arrays of its own (for the advisor and the players)."""
-    columns = next(nxt.shape[-1] for nxt in nexts if nxt is not None)
-    work = Workspace.create(rules.space, columns)
-    return turn_from(rules, final(tables, nexts, work.stop, work.scratch).copy(), work)
+def turn(tables: TurnTables, values: FloatArray, masks: IntArray, totals: IntArray) -> Turn:
+    """All values of a turn from each (mask, total) column, each in arrays of its own."""
+    return turn_from(tables, stop_values(tables, values, masks, totals))
 
 
-def turn_from(rules: RuleSet, stop: FloatArray, work: Workspace | None = None) -> Turn:
+def turn_from(tables: TurnTables, stop: FloatArray) -> Turn:
     """All values of a turn whose value with no roll left is ``stop`` (one row per roll).
 
     Whatever ``stop`` measures, a keep is worth its average over the rolls it leads to and a roll
     the best of stopping and keeping: so the same lattice gives chances as well as expected totals.
     """
-    space = rules.space
-    work = work if work is not None else Workspace.create(space, stop.shape[1])
-    keeps: list[tuple[FloatArray, ...]] = [()]
-    choose = [stop]
-    for _ in range(1, rules.rolls_per_turn):
-        kept(space.children, rules.faces, choose[-1], work.levels, work.scratch)
-        keeps.append((*(level.copy() for level in work.levels), choose[-1]))
-        choose.append(best(space, work.levels, stop, work.choose, work.scratch).copy())
-    return Turn(stop, tuple(keeps), tuple(choose))
+    stop = np.ascontiguousarray(stop, dtype=np.float64)
+    steps = tables.rules.rolls_per_turn
+    keeps = np.zeros((steps, tables.keeps, stop.shape[1]))
+    choose = np.empty((steps, tables.rolls, stop.shape[1]))
+    _turn_from(tables.lattice, stop, keeps, choose)
+    return Turn(choose[0], keeps, choose)

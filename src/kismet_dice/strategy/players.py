@@ -40,7 +40,7 @@ class Level(StrEnum):
     @property
     def needs_futures(self) -> bool:
         """Whether this player reads the stored futures of every position (worked out once per
-        machine, in minutes; :mod:`kismet_dice.strategy.stored_futures`).
+        machine, in under a minute; :mod:`kismet_dice.strategy.stored_futures`).
 
         >>> [level.value for level in Level if level.needs_futures]
         ['target']

@@ -63,7 +63,7 @@ def perfect_play_distribution(table: StrategyTable, hard: Played) -> dict[int, f
     """The probability of each final total under perfect play from an empty sheet.
 
     The exact distribution when it is stored beside the table (``kismet chances`` works it out
-    the first time, a few minutes); otherwise the share of each total among the simulated games
+    the first time, seconds); otherwise the share of each total among the simulated games
     ``hard``, since a chart should not start a long computation. Everything that draws perfect
     play (the command's charts, the web, the terminal) comes through this function.
     """

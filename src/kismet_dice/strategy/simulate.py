@@ -28,7 +28,6 @@ from kismet_dice.strategy.dice_space import DiceSpace, IntArray
 from kismet_dice.strategy.distribution import Futures
 from kismet_dice.strategy.players import computer_player
 from kismet_dice.strategy.ruleset import RuleSet
-from kismet_dice.strategy.solver import next_values
 from kismet_dice.strategy.table import StrategyTable
 from kismet_dice.strategy.target import TargetTurns
 from kismet_dice.strategy.workers import STALL_SECONDS, Workers
@@ -70,7 +69,7 @@ def play_hard(
     """
     rules = table.rules
     space = rules.space
-    tables = kernel.box_tables(rules)
+    tables = kernel.tables_of(rules)
     values = table.values
     boxes = len(rules.boxes)
     points = np.array([box.points for box in rules.boxes], dtype=np.intp)  # (boxes, rolls)
@@ -85,7 +84,7 @@ def play_hard(
     drawn: list[list[int]] = [[] for _ in range(games)]
     everyone = np.arange(games)
     for _ in range(sum(points is None for points in sheet)):
-        turn = kernel.turn(rules, tables, next_values(rules, tables, values, masks, totals))
+        turn = kernel.turn(tables, values, masks, totals)
         dice = np.sort(rng.integers(1, rules.faces + 1, size=(games, rules.dice)), axis=1)
         for g in range(games):
             drawn[g].extend(dice[g].tolist())
@@ -101,7 +100,7 @@ def play_hard(
             best_box = box_values.argmax(axis=1)
             scoring = playing.copy()
             if left:
-                flat = np.concatenate(turn.keeps[left][: rules.dice], axis=0)
+                flat = turn.keeps[left]
                 options = subs[rolls]
                 keep_values = flat[options, everyone[:, None]]
                 choice = keep_values.argmax(axis=1)

@@ -5,31 +5,27 @@ total capped at the top bonus threshold; the points already entered do not chang
 best from there on. ``values[mask, total]`` is the optimal expectation of the points still
 to come, bonus included (so a full sheet is worth just its bonus). Positions with more filled
 boxes come first; all positions with the same number of filled boxes are independent and are
-computed together in batches of columns, shared between two worker processes (see
-:mod:`kismet_dice.strategy.workers`).
+computed together by the compiled turn (:mod:`kismet_dice.strategy.kernel`), in tasks shared
+between two threads.
 """
 
 from __future__ import annotations
 
-import contextlib
-import functools
+import concurrent.futures
 import os
-from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from collections.abc import Callable, Iterator
 
 import numpy as np
 
 from kismet_dice.strategy import kernel
 from kismet_dice.strategy.dice_space import FloatArray, IntArray
 from kismet_dice.strategy.ruleset import RuleSet
-from kismet_dice.strategy.workers import STALL_SECONDS, Workers, context
 
 Progress = Callable[[int, int], None]
 """Called with (positions done, positions in all)."""
 
 BATCH_COLUMNS = 1024
-"""Positions per batch: wide enough to hide NumPy's per-call cost (with the arrays reused, 1024 was
-measured 10-20% faster than 512 or 256)."""
+"""Positions per batch of the passes that still gather their arrays with NumPy."""
 
 
 def reachable_totals(rules: RuleSet) -> dict[int, IntArray]:
@@ -80,45 +76,9 @@ def equivalent_totals(rules: RuleSet) -> dict[int, IntArray]:
     return result
 
 
-def next_values(
-    rules: RuleSet, tables: Sequence[kernel.BoxTable], values: FloatArray, masks: IntArray, totals: IntArray
-) -> list[FloatArray | None]:
-    """For each box, the values of the positions entering it leads to (see :func:`kernel.final`)."""
-    flat = values.reshape(-1)
-    width = rules.cap + 1
-    nexts: list[FloatArray | None] = []
-    for box, table in enumerate(tables):
-        bit = 1 << box
-        open_ = (masks & bit) == 0
-        if not open_.any():
-            nexts.append(None)
-            continue
-        base = (masks | bit) * width
-        if table.basic:
-            index = base[None, :] + np.minimum(totals[None, :] + table.scores[:, None], rules.cap)
-            found = flat[index]
-            found[:, ~open_] = -np.inf
-        else:
-            found = np.where(open_, flat[base + totals], -np.inf)
-        nexts.append(found)
-    return nexts
-
-
-def start_values(
-    rules: RuleSet,
-    tables: Sequence[kernel.BoxTable],
-    values: FloatArray,
-    masks: IntArray,
-    totals: IntArray,
-    work: kernel.Workspace | None = None,
-) -> FloatArray:
-    """The value of each (mask, total) column at the start of a turn, from the positions after it.
-
-    ``work`` (made for exactly ``len(masks)`` columns) is reused if given.
-    """
-    if work is None:
-        work = kernel.Workspace.create(rules.space, len(masks))
-    return kernel.start_values(rules, tables, next_values(rules, tables, values, masks, totals), work)
+def start_values(rules: RuleSet, values: FloatArray, masks: IntArray, totals: IntArray) -> FloatArray:
+    """The value of each (mask, total) column at the start of a turn, from the positions after it."""
+    return kernel.start_values(kernel.tables_of(rules), values, masks, totals)
 
 
 def _layer(rules: RuleSet, filled: int) -> tuple[IntArray, IntArray, IntArray, IntArray, IntArray]:
@@ -160,60 +120,36 @@ def count_positions(rules: RuleSet) -> int:
     return (sum(len(totals) for totals in reachable.values()) << others) - full_sheet
 
 
-def solve(
-    rules: RuleSet,
-    progress: Progress | None = None,
-    processes: int | None = None,
-    *,
-    stall: float = STALL_SECONDS,
-) -> FloatArray:
+def solve(rules: RuleSet, progress: Progress | None = None, threads: int | None = None) -> FloatArray:
     """``values[mask, total]`` for every reachable position; unreachable entries are NaN.
 
-    ``processes`` (default: up to two, the cores this program aims at) share the work of each
-    layer; the table lives in shared memory, so they write their results in place. A worker
-    that dies, fails, or finishes no task for ``stall`` seconds stops the solve with
-    :class:`~kismet_dice.strategy.workers.SolveFailed`; the workers are stopped whatever happens.
+    ``threads`` (default: up to two, the cores this program aims at) share the work of each
+    layer: the compiled turn lets go of the interpreter's lock, and every task of a layer reads
+    only the layers after it, so they write their results into the one table side by side.
 
     >>> from kismet_dice.strategy.ruleset import rule_set
     >>> one_box = rule_set("sixes", 1, 6, [("SIXES", lambda r: 6 * r.count(6), True)], [0])
-    >>> value = float(solve(one_box, processes=1)[0, 0])
+    >>> value = float(solve(one_box, threads=1)[0, 0])
     >>> abs(value - 6 * (1 - (5 / 6) ** 3)) < 1e-12  # a six in three tries
     True
     """
     boxes = len(rules.boxes)
-    shape = (1 << boxes, rules.cap + 1)
-    size = processes if processes is not None else min(2, os.cpu_count() or 1)
-    buffer = context().RawArray("d", shape[0] * shape[1]) if size > 1 else None
-    values: FloatArray = (
-        np.frombuffer(buffer, dtype=np.float64).reshape(shape) if buffer is not None else np.empty(shape)
-    )
-    values[...] = np.nan
+    values = np.full((1 << boxes, rules.cap + 1), np.nan)
     values[-1, :] = rules.bonus
+    tables = kernel.tables_of(rules)
     total = count_positions(rules)
     done = 0
-    with contextlib.ExitStack() as stack:
-        compute: Callable[[Iterator[tuple[IntArray, IntArray]]], Iterator[int]]
-        if buffer is None:
-            state = _state(rules, values)
-            compute = functools.partial(map, functools.partial(_compute, state))
-        else:
-            # Each worker builds its own workspace, reused for all its batches, around the shared table.
-            workers = stack.enter_context(
-                Workers(
-                    size,
-                    _work,
-                    _start_worker,
-                    (rules, buffer, shape),
-                    what="The strategy table could not be computed",
-                    stall=stall,
-                )
-            )
-            compute = functools.partial(workers.map, ordered=False)
+    size = threads if threads is not None else min(2, os.cpu_count() or 1)
+
+    def compute(task: tuple[IntArray, IntArray]) -> int:
+        masks, totals = task
+        values[masks, totals] = kernel.start_values(tables, values, masks, totals)
+        return len(masks)
+
+    with concurrent.futures.ThreadPoolExecutor(size) as pool:
         for filled in range(boxes - 1, -1, -1):
             masks, totals, copy_masks, copy_totals, same_totals = _layer(rules, filled)
-            # Every task of a layer reads only the layers after it, so they run side by side;
-            # the workers hold the shared table and the rule set, and only tasks travel.
-            for count in compute(_tasks(masks, totals)):
+            for count in pool.map(compute, _tasks(masks, totals, size)):
                 done += count
                 if progress is not None:
                     progress(done, total)
@@ -221,46 +157,16 @@ def solve(
             done += len(copy_masks)
             if progress is not None:
                 progress(done, total)
-        return values.copy()
+    return values
 
 
-_State = tuple[RuleSet, tuple[kernel.BoxTable, ...], FloatArray, kernel.Workspace]
-_SHARED: _State | None = None
-"""In a worker process, what :func:`_start_worker` set up."""
-TASK_COLUMNS = 4 * BATCH_COLUMNS
+TASK_COLUMNS = 8192
+"""Positions in one task: a few milliseconds of work, so that progress moves and the two threads
+end a layer together."""
 
 
-def _state(rules: RuleSet, values: FloatArray) -> _State:
-    return rules, kernel.box_tables(rules), values, kernel.Workspace.create(rules.space, BATCH_COLUMNS)
-
-
-def _start_worker(rules: RuleSet, buffer: Any, shape: tuple[int, int]) -> None:
-    global _SHARED
-    _SHARED = _state(rules, np.frombuffer(buffer, dtype=np.float64).reshape(shape))
-
-
-def _work(task: tuple[IntArray, IntArray]) -> int:
-    assert _SHARED is not None
-    return _compute(_SHARED, task)
-
-
-def _tasks(masks: IntArray, totals: IntArray) -> Iterator[tuple[IntArray, IntArray]]:
-    """Positions of a layer in tasks of ``TASK_COLUMNS`` (the last one shorter)."""
-    for start in range(0, len(masks), TASK_COLUMNS):
-        yield masks[start : start + TASK_COLUMNS], totals[start : start + TASK_COLUMNS]
-
-
-def _compute(state: _State, task: tuple[IntArray, IntArray]) -> int:
-    rules, tables, values, work = state
-    masks, totals = task
-    for start in range(0, len(masks), BATCH_COLUMNS):
-        part = slice(start, start + BATCH_COLUMNS)
-        batch_masks, batch_totals = masks[part], totals[part]
-        size = len(batch_masks)
-        if size < BATCH_COLUMNS:
-            # A short batch is padded with copies of its last position, to use the same workspace.
-            batch_masks = np.pad(batch_masks, (0, BATCH_COLUMNS - size), mode="edge")
-            batch_totals = np.pad(batch_totals, (0, BATCH_COLUMNS - size), mode="edge")
-        found = start_values(rules, tables, values, batch_masks, batch_totals, work)
-        values[batch_masks[:size], batch_totals[:size]] = found[:size]
-    return len(masks)
+def _tasks(masks: IntArray, totals: IntArray, threads: int) -> Iterator[tuple[IntArray, IntArray]]:
+    """A layer's positions in tasks of at most ``TASK_COLUMNS``, at least one per thread."""
+    size = min(TASK_COLUMNS, max(kernel.BLOCK, -(-len(masks) // threads)))
+    for start in range(0, len(masks), size):
+        yield masks[start : start + size], totals[start : start + size]

@@ -3,19 +3,22 @@
 The target player (:mod:`kismet_dice.strategy.target`) reads, at every decision, the chance of
 reaching its total from each position a turn can lead to: the survival functions of the points
 still to come from every turn-start position (:func:`~kismet_dice.strategy.distribution.future_pass`
-with every layer kept). Working them out takes minutes and about 1.5 GB; so they are worked out
-once, stored, and afterwards read in an instant.
+with every layer kept), within a stated error (:data:`~kismet_dice.strategy.distribution.ERROR_BOUND`).
+Working them out takes seconds; they are worked out once, stored, and afterwards read in an instant.
 
 The store is a directory beside the strategy table: ``row_of.npy`` (a position's row in its
-layer), one ``layer-KK.npy`` per number of boxes filled (float32 survival functions, one row per
-position) and ``header.json`` (format and version, the rule set's fingerprint, and every file's
-shape, type and size). The arrays are memory-mapped when loaded, so loading costs nothing and a
-process holds in memory only the pages it reads; several processes share them.
+layer), for every layer kept (:func:`~kismet_dice.strategy.distribution.stored_layer`: every other
+one) three files ``layer-KK-values.npy``, ``-start.npy`` and ``-low.npy`` (the trimmed survival
+functions in 1/65535, where each row begins, and the points it begins at) and ``header.json``
+(format and version, the rule set's fingerprint, and every file's shape, type and size). The
+layers left out are worked out one turn on when asked, so the store is a quarter of a full one.
+The arrays are memory-mapped when loaded, so loading costs nothing and a process holds in memory
+only the pages it reads; several processes share them.
 
 A store is written in a temporary directory and renamed into place, so a killed computation
 leaves no half store under the name a reader looks at; one whose header is missing, or whose
 files do not match it (another version, other rules, another size), reads as absent, never as a
-wrong answer. The files are not hashed on load (reading 1.5 GB would undo the instant load):
+wrong answer. The files are not hashed on load (reading a quarter of a gigabyte would undo the instant load):
 their shapes, types and sizes are checked, the rest is trusted to the rename.
 """
 
@@ -30,13 +33,13 @@ from typing import Any
 
 import numpy as np
 
-from kismet_dice.strategy.distribution import Float32Array, Futures, future_pass
+from kismet_dice.strategy.distribution import Futures, Rows, future_pass, stored_layer
 from kismet_dice.strategy.ruleset import RuleSet
 from kismet_dice.strategy.solver import Progress
 from kismet_dice.strategy.table import StrategyTable, computing_lock, table_dir
 
 FORMAT = "kismet-dice futures of every position"
-VERSION = 1
+VERSION = 2
 HEADER = "header.json"
 ROWS = "row_of.npy"
 
@@ -46,8 +49,25 @@ def futures_path(rules: RuleSet, directory: Path | None = None) -> Path:
     return (directory or table_dir()) / f"{rules.name}-{rules.fingerprint[:16]}.futures"
 
 
-def _layer_name(filled: int) -> str:
-    return f"layer-{filled:02d}.npy"
+PARTS: tuple[tuple[str, type[np.generic]], ...] = (
+    ("values", np.uint16),
+    ("start", np.intp),
+    ("low", np.intp),
+)
+"""The arrays of a stored layer (:class:`~kismet_dice.strategy.distribution.Rows`) and their types."""
+
+
+def _layer_names(filled: int) -> list[str]:
+    return [f"layer-{filled:02d}-{part}.npy" for part, _ in PARTS]
+
+
+def _stored_names(rules: RuleSet) -> set[str]:
+    return {
+        name
+        for filled in range(len(rules.boxes) + 1)
+        if stored_layer(rules, filled)
+        for name in _layer_names(filled)
+    }
 
 
 def load_futures(table: StrategyTable, directory: Path | None = None) -> Futures | None:
@@ -66,15 +86,23 @@ def load_futures(table: StrategyTable, directory: Path | None = None) -> Futures
     files = header.get("files")
     if not isinstance(files, dict):
         return None
-    row_of = _mapped(path, ROWS, files, np.intp)
+    row_of = _mapped(path, ROWS, files, np.int32)
     if row_of is None or row_of.shape != (1 << boxes, rules.cap + 1):
         return None
-    futures = Futures(rules, row_of, survival=True)
+    futures = Futures(rules, row_of, survival=True, table=table)
     for filled in range(boxes + 1):
-        layer = _mapped(path, _layer_name(filled), files, np.float32)
-        if layer is None or layer.ndim != 2:
+        if not stored_layer(rules, filled):
+            continue
+        parts = [
+            _mapped(path, name, files, dtype)
+            for name, (_, dtype) in zip(_layer_names(filled), PARTS, strict=True)
+        ]
+        values, start, low = parts
+        if values is None or start is None or low is None or values.ndim != 1:
             return None
-        futures.layers[filled] = layer
+        if len(start) != len(low) + 1 or (len(start) and int(start[-1]) != len(values)):
+            return None
+        futures.layers[filled] = Rows(values, start, low, survival=True)
     return futures
 
 
@@ -111,9 +139,15 @@ class _StoreWriter:
             os.fsync(handle.fileno())
         self.files[name] = {"shape": list(array.shape), "bytes": place.stat().st_size}
 
+    def write_layer(self, filled: int, rows: Rows) -> None:
+        for name, array, (_, dtype) in zip(
+            _layer_names(filled), (rows.values, rows.start, rows.low), PARTS, strict=True
+        ):
+            self.write(name, np.asarray(array, dtype=dtype))
+
     def finish(self, rules: RuleSet) -> None:
         boxes = len(rules.boxes)
-        missing = {ROWS, *(_layer_name(filled) for filled in range(boxes + 1))} - set(self.files)
+        missing = {ROWS, *_stored_names(rules)} - set(self.files)
         if missing:
             raise ValueError(f"the store lacks {', '.join(sorted(missing))}")
         header = {"format": FORMAT, "version": VERSION, "rules": rules.fingerprint, "boxes": boxes}
@@ -136,9 +170,10 @@ def save_futures(futures: Futures, path: Path) -> None:
     rules = futures.rules
     writer = _StoreWriter(path)
     try:
-        writer.write(ROWS, np.asarray(futures.row_of, dtype=np.intp))
+        writer.write(ROWS, np.asarray(futures.row_of, dtype=np.int32))
         for filled in range(len(rules.boxes) + 1):
-            writer.write(_layer_name(filled), np.asarray(futures.layers[filled], dtype=np.float32))
+            if stored_layer(rules, filled):
+                writer.write_layer(filled, futures.layers[filled])
         writer.finish(rules)
     except BaseException:
         writer.abort()
@@ -155,12 +190,8 @@ def compute_and_store(
     path = futures_path(table.rules, directory)
     writer = _StoreWriter(path)
     try:
-
-        def sink(filled: int, layer: Float32Array) -> None:
-            writer.write(_layer_name(filled), layer)
-
-        futures = future_pass(table, keep=None, progress=progress, sink=sink)
-        writer.write(ROWS, np.asarray(futures.row_of, dtype=np.intp))
+        futures = future_pass(table, keep=None, progress=progress, sink=writer.write_layer)
+        writer.write(ROWS, np.asarray(futures.row_of, dtype=np.int32))
         writer.finish(table.rules)
     except BaseException:
         writer.abort()
@@ -186,12 +217,12 @@ def _replace(temporary: Path, path: Path) -> None:
 def load_or_compute_futures(
     table: StrategyTable, progress: Progress | None = None, directory: Path | None = None
 ) -> Futures:
-    """The stored futures of ``table`` if a sound store exists; else computed now (minutes for
+    """The stored futures of ``table`` if a sound store exists; else computed now (seconds for
     Kismet) and stored.
 
     Processes that need them at once compute them once: the first takes the lock beside the
     store, the others wait and then load what it stored. What was computed is returned
-    memory-mapped from the store, each layer written as soon as it is final, so the 1.5 GB worked
+    memory-mapped from the store, each layer written as soon as it is final, so the layers worked
     out are never all held; where they cannot be stored (a read-only cache), they are worked out
     (again) and kept in memory.
     """

@@ -32,7 +32,6 @@ from kismet_dice.strategy.advisor import position_key, raw_points
 from kismet_dice.strategy.dice_space import FloatArray, IntArray
 from kismet_dice.strategy.distribution import Futures, TurnShape
 from kismet_dice.strategy.players import Goal, Level, hold_for
-from kismet_dice.strategy.solver import next_values
 from kismet_dice.strategy.table import StrategyTable
 
 TARGET: Final = Level.TARGET
@@ -66,7 +65,7 @@ class TargetTurns:
         self.rules = table.rules
         self.target = target
         self.shape = TurnShape.of(self.rules)
-        self.tables = kernel.box_tables(self.rules)
+        self.tables = kernel.tables_of(self.rules)
 
     def endings(self, masks: IntArray, totals: IntArray, points: IntArray) -> FloatArray:
         """``out[b, r, c]``: the chance of the target after entering roll r in box b from column c
@@ -91,8 +90,7 @@ class TargetTurns:
     def hard_values(self, masks: IntArray, totals: IntArray) -> tuple[kernel.Turn, FloatArray]:
         """The hard player's turn values and ``box_values[b, r, c]`` (points plus the value after)."""
         rules = self.rules
-        nexts = next_values(rules, self.tables, self.table.values, masks, totals)
-        turn = kernel.turn(rules, self.tables, nexts)
+        turn = kernel.turn(self.tables, self.table.values, masks, totals)
         bits = 1 << np.arange(len(rules.boxes))
         got = self.shape.points[:, :, None]  # (boxes, rolls, 1)
         after = np.where(
@@ -121,10 +119,9 @@ class TargetTurns:
         box_worth = box_values[:, rolls, every]
         best = box_chance.max(axis=0)
         if left:
-            dice = self.rules.dice
             options = self.shape.subs[rolls]  # (columns, keeps of the roll)
-            keep_chance = np.concatenate(chances.keeps[left][:dice], axis=0)[options, every[:, None]]
-            keep_worth = np.concatenate(hard.keeps[left][:dice], axis=0)[options, every[:, None]]
+            keep_chance = chances.keeps[left][options, every[:, None]]
+            keep_worth = hard.keeps[left][options, every[:, None]]
             best = np.maximum(best, keep_chance.max(axis=1))
         # Among the options of the best chance, the best expected total; argmax takes the first on a
         # tie (the top box, the first keep in the advisor's order) and a keep must be strictly better
@@ -141,7 +138,7 @@ class TargetTurns:
     def turn(self, masks: IntArray, totals: IntArray, points: IntArray) -> TurnPlan:
         """Everything a turn's decisions need for these columns."""
         endings = self.endings(masks, totals, points)
-        chances = kernel.turn_from(self.rules, endings.max(axis=0))
+        chances = kernel.turn_from(self.tables, endings.max(axis=0))
         hard, box_values = self.hard_values(masks, totals)
         return TurnPlan(self, endings, chances, hard, box_values)
 
@@ -170,8 +167,7 @@ class TurnPlan:
         target as this plan plays it (``left`` >= 1)."""
         if left < 1:
             raise ValueError("no roll left: only a box can be chosen")
-        flat = np.concatenate(self.chances.keeps[left][: self.turns.rules.dice], axis=0)
-        return float(flat[keep, column])
+        return float(self.chances.keeps[left][keep, column])
 
     def start_chance(self) -> FloatArray:
         """Each column's chance of the target from the start of this turn, as the player plays."""

@@ -6,7 +6,7 @@ seconds; meanwhile the server goes on serving, and pages say the computer is get
 A load that fails, or a solve that stalls, makes the computer "unavailable" with the reason:
 never "getting ready" for good. Easy and medium players need no table and play at once; the
 hard player, advice and proficiency wait for it; the target player waits for the futures of every
-position too (the first time on a machine, minutes: its table says the computer is getting
+position too (the first time on a machine, under a minute: its table says the computer is getting
 ready). Each action, once the table is there, takes milliseconds, so it runs on the event loop,
 where every other change to a game is made.
 """
@@ -37,7 +37,7 @@ PROGRESS_SECONDS = 2.0
 class Readiness:
     """What the :class:`Computer`'s players of ``levels`` need, loaded in one background thread the
     first time it is needed: the strategy table for the hard player and advice, and the futures
-    of every position too for the target player (worked out in minutes the first time on a
+    of every position too for the target player (worked out in under a minute the first time on a
     machine, so it has a readiness of its own and the table's does not wait for it).
 
     When a load started from the server's event loop ends, ready or failed, ``announce`` is
@@ -118,7 +118,7 @@ class Readiness:
     def _load(self, loading: Future[None], loop: asyncio.AbstractEventLoop | None) -> None:
         def progress(done: int, total: int) -> None:
             # From the computing thread: kept, and told to the pages at most every PROGRESS_SECONDS
-            # and only when a whole percent more is done (the futures take minutes).
+            # and only when a whole percent more is done (the futures take half a minute).
             share = done / total if total else None
             self._progress = share
             if share is None or loop is None or self._progressed is None:

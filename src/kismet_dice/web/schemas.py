@@ -195,7 +195,7 @@ class TurnView(View):
     computer_task: ComputerTask | None = Field(
         default=None,
         description="while getting_ready, what it works out: its strategy (a few seconds the first time), "
-        "or for a target computer the chances of every position (minutes the first time; advice "
+        "or for a target computer the chances of every position (under a minute the first time; advice "
         "and the other computers play meanwhile)",
     )
     computer_progress: float | None = Field(

@@ -89,7 +89,7 @@ class WebService:
             forgot=self._forget,
         )
         self.readiness = Readiness(self.computer, announce=self._announce_computer)
-        # The target player's futures take minutes the first time: ready on their own, later.
+        # The target player's futures take half a minute the first time: ready on their own, later.
         self.target_readiness = Readiness(
             self.computer, self._announce_computer, (Level.TARGET,), progressed=self._announce_target_progress
         )

@@ -21,7 +21,7 @@ from kismet_dice.strategy import Advisor, Computer, ComputerUnavailable, Level, 
 class PreparingScreen(ModalScreen[bool]):
     """Loads what the computer players of ``levels`` need (the table, solved the first time in a few
     seconds; for a target player the futures of every position, worked out the first time in a
-    few minutes) with progress.
+    under a minute) with progress.
 
     Dismissed with True once the computer is ready, False if loading failed or the person went
     back (escape): the work then goes on in the background, so the next try finds it done or
@@ -48,7 +48,7 @@ class PreparingScreen(ModalScreen[bool]):
             if any(level.needs_futures for level in self.levels) and not self.computer.futures_stored:
                 yield Static(
                     "A target player also needs the chances from every position: working them out "
-                    "takes a few minutes, once. Escape goes back; the work goes on meanwhile."
+                    "takes under a minute, once. Escape goes back; the work goes on meanwhile."
                 )
             yield ProgressBar(total=None, show_eta=False, id="preparing")
 

@@ -5,7 +5,7 @@ import { el } from "../dom.js";
 import { mine } from "./state.js";
 
 // What the computer is getting ready, and how far it is: the target computer's chances of every
-// position take minutes the first time on a server, so the page says so, with the share done.
+// position take a while (under a minute) the first time on a server, so the page says so, with the share done.
 function gettingReady(state) {
   const done = state.computer_progress === null || state.computer_progress === undefined
     ? ""
@@ -13,7 +13,7 @@ function gettingReady(state) {
   if (state.computer_task === "futures") {
     return (
       "The target computer is getting ready: the first time on a server it works out its chances from " +
-      `every position, which takes about 4 minutes${done}. Advice works meanwhile.`
+      `every position, which takes under a minute${done}. Advice works meanwhile.`
     );
   }
   return `The computer is getting ready: the first time on a server it works out its strategy, which takes a few seconds${done}.`;
