@@ -138,3 +138,17 @@ def test_simulate_names_the_target_player_among_the_players(capsys: pytest.Captu
     with pytest.raises(SystemExit):
         main(["simulate", "--player", "lucky"])
     assert "a computer player is easy, medium, hard, target, not 'lucky'" in capsys.readouterr().err
+
+
+def test_chances_from_a_sheet_are_exact_and_a_pipe_is_told_how_far_the_work_is(
+    kismet_table: StrategyTable, capsys: pytest.CaptureFixture[str]
+) -> None:
+    filled = "ONES=3,TWOS=6,THREES=9,FOURS=12,FIVES=15,SIXES=18,THREE_OF_A_KIND=20,STRAIGHT=30"
+    assert main(["chances", "--target", "250", "--filled", filled, "--json"]) == 0
+    captured = capsys.readouterr()
+    found = json.loads(captured.out)
+    assert found["exact"] is True and found["interval"] is None and 0 < found["chance"] < 1
+    # Not a terminal: a line at each tenth of the pass instead of a bar, the last at 100%.
+    steps = captured.err.splitlines()
+    assert steps and all(re.fullmatch(r"Following perfect play: \d+%", step) for step in steps)
+    assert steps[-1] == "Following perfect play: 100%"

@@ -64,7 +64,7 @@ def register(subparsers: Any) -> None:
     chances.add_argument(
         "--filled", default="", metavar="BOX=POINTS,...", help="filled boxes, e.g. ONES=3,SIXES=24,KISMET=0"
     )
-    chances.add_argument("--seed", type=int, help="make a simulated chance repeatable")
+    chances.add_argument("--seed", type=int, help="ignored: every chance is exact now (kept for scripts)")
     chances.add_argument(
         "--json",
         action="store_true",

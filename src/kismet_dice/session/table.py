@@ -150,7 +150,8 @@ class Session:
     def standings(self) -> tuple[str, ...]:
         """Once the game is over, how each person's total compares with perfect play, in words:
         only when the exact distribution of perfect play is stored on this machine (working it
-        out takes half a minute, which the end of a game should not wait for)."""
+        out takes about ten seconds, which the end of a game should not wait for; the computer works
+        it out on its own once the strategy table is ready: :meth:`Computer.advisor`)."""
         game = self._game
         if not game.is_over:
             return ()
