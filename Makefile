@@ -39,8 +39,10 @@ browser:
 postgresql:
 	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || (apt-get update && apt-get install -y postgresql)
 
+# A file's tests run in one worker, so each file's session fixtures (the solved table, the
+# distribution, a PostgreSQL cluster) are made once per worker that needs them.
 test: lint typecheck browser postgresql
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto --dist loadfile
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

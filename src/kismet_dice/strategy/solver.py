@@ -12,6 +12,7 @@ between two threads.
 from __future__ import annotations
 
 import concurrent.futures
+import functools
 import os
 from collections.abc import Callable, Iterator
 
@@ -28,8 +29,10 @@ BATCH_COLUMNS = 1024
 """Positions per batch of the passes that still gather their arrays with NumPy."""
 
 
+@functools.cache
 def reachable_totals(rules: RuleSet) -> dict[int, IntArray]:
-    """For every set of filled basic boxes (a mask over all boxes), the capped totals it can hold.
+    """For every set of filled basic boxes (a mask over all boxes), the capped totals it can hold
+    (worked out once per process and rule set: every layer of every pass asks; do not change them).
 
     >>> from kismet_dice.strategy.ruleset import kismet_rules
     >>> totals = reachable_totals(kismet_rules())
@@ -41,9 +44,13 @@ def reachable_totals(rules: RuleSet) -> dict[int, IntArray]:
         scores = set(rules.boxes[box].points)
         for subset, totals in list(found.items()):
             found[subset | 1 << box] = {min(t + s, rules.cap) for t in totals for s in scores}
-    return {subset: np.array(sorted(totals), dtype=np.intp) for subset, totals in found.items()}
+    result = {subset: np.array(sorted(totals), dtype=np.intp) for subset, totals in found.items()}
+    for held in result.values():
+        held.flags.writeable = False  # shared by every caller
+    return result
 
 
+@functools.cache
 def equivalent_totals(rules: RuleSet) -> dict[int, IntArray]:
     """For every set of filled basic boxes, the smallest total that is worth the same as each
     reachable total (in the order of :func:`reachable_totals`).
@@ -73,6 +80,7 @@ def equivalent_totals(rules: RuleSet) -> dict[int, IntArray]:
         outcome = bonus[np.minimum(totals[:, None] + future[None, :], rules.cap)]
         _, first, which = np.unique(outcome, axis=0, return_index=True, return_inverse=True)
         result[subset] = totals[first[which.reshape(-1)]]
+        result[subset].flags.writeable = False  # shared by every caller
     return result
 
 
