@@ -258,16 +258,16 @@ def _pull(  # type: ignore[no-untyped-def]
     masks, totals, first, chances, pair_box, pair_points, basic, cap, same, row_of, next_start,
     next_low, next_high, next_values, start, out,
 ):  # fmt: skip
-    """Each row from ``first`` on: the sum over its turn's endings of their chance times the next
-    position's row (its points ``next_low`` to ``next_high``, outside which it is nothing), shifted
-    by the points entered."""
-    for column in range(chances.shape[1]):
+    """Each row from ``first`` on: the sum over its turn's endings (``chances[column, pair]``) of their
+    chance times the next position's row (its points ``next_low`` to ``next_high``, outside which
+    it is nothing), shifted by the points entered."""
+    for column in range(chances.shape[0]):
         row = first + column
         mask, total = masks[row], totals[row]
         into = start[row]
         room = start[row + 1] - into
-        for pair in range(chances.shape[0]):
-            weight = chances[pair, column]
+        for pair in range(chances.shape[1]):
+            weight = chances[column, pair]
             if weight == 0.0:
                 continue
             box = pair_box[pair]
@@ -561,6 +561,9 @@ def future_pass(
             ) -> int:  # fmt: skip
                 last = min(first + BATCH_COLUMNS, len(masks))
                 chances = kernel.endings(tables, values, masks[first:last], totals[first:last])
+                # In the single-precision pass the sums are single too, which the processor does twice
+                # as many of at a time.
+                chances = np.ascontiguousarray(chances.T, dtype=here.values.dtype)
                 _pull(
                     masks, totals, first, chances, tables.pair_box, tables.pair_points, tables.basic,
                     rules.cap, same, row_of, following.start, low, high, following.values, here.start,
@@ -611,38 +614,72 @@ def _reach(rules: RuleSet) -> IntArray:
 @numba.njit(nogil=True, cache=True, error_model="numpy")
 def _push(  # type: ignore[no-untyped-def]
     masks, totals, start, lo, hi, vectors, first, chances, pair_box, pair_points, basic, cap, same, row_of,
-    to_start, to_lo, to_hi, to_vectors,
+    to_start, to_lo, to_hi, to_vectors, buffer,
 ):  # fmt: skip
-    """Add the sources ``first`` to ``first + chances.shape[1]``, each through every ending of its
-    turn (``chances[pair, column]``), to the positions of the next layer."""
-    for column in range(chances.shape[1]):
+    """Add the sources ``first`` to ``first + chances.shape[0]``, each through every ending of its
+    turn (``chances[column, pair]``), to the positions of the next layer.
+
+    A box outside the Basic section leads to one position whatever it scores: its endings are
+    summed in a buffer of their own first (the next layer's vectors are far apart in memory, so
+    adding to one once per box instead of once per score is what counts)."""
+    pairs = chances.shape[1]
+    for column in range(chances.shape[0]):
         source = first + column
         low, high = lo[source], hi[source]
         if high < low:
             continue
         base = start[source]
         mask, total = masks[source], totals[source]
-        for pair in range(chances.shape[0]):
-            weight = chances[pair, column]
-            if weight == 0.0:
-                continue
+        pair = 0
+        while pair < pairs:
             box = pair_box[pair]
-            points = pair_points[pair]
+            end = pair
+            while end < pairs and pair_box[end] == box:
+                end += 1
             after = mask | (1 << box)
             if basic[box]:
-                reached = min(total + points, cap)
-                shift = total + points - reached
+                for each in range(pair, end):
+                    weight = chances[column, each]
+                    if weight == 0.0:
+                        continue
+                    points = pair_points[each]
+                    reached = min(total + points, cap)
+                    shift = total + points - reached
+                    stand_in = same[after, reached]
+                    shift += reached - stand_in
+                    slot = row_of[after, stand_in]
+                    into = to_start[slot] + shift
+                    for u in range(low, high + 1):
+                        to_vectors[into + u] += weight * vectors[base + u]
+                    to_lo[slot] = min(to_lo[slot], low + shift)
+                    to_hi[slot] = max(to_hi[slot], high + shift)
             else:
-                reached = total
-                shift = points
-            stand_in = same[after, reached]
-            shift += reached - stand_in
-            slot = row_of[after, stand_in]
-            into = to_start[slot] + shift
-            for u in range(low, high + 1):
-                to_vectors[into + u] += weight * vectors[base + u]
-            to_lo[slot] = min(to_lo[slot], low + shift)
-            to_hi[slot] = max(to_hi[slot], high + shift)
+                least, most = -1, -1
+                for each in range(pair, end):
+                    if chances[column, each] != 0.0:
+                        if least < 0:
+                            least = pair_points[each]
+                        most = pair_points[each]
+                if least >= 0:
+                    span = high - low + 1 + most - least
+                    for v in range(span):
+                        buffer[v] = 0.0
+                    for each in range(pair, end):
+                        weight = chances[column, each]
+                        if weight == 0.0:
+                            continue
+                        offset = pair_points[each] - least - low
+                        for u in range(low, high + 1):
+                            buffer[offset + u] += weight * vectors[base + u]
+                    stand_in = same[after, total]
+                    shift = least + total - stand_in
+                    slot = row_of[after, stand_in]
+                    into = to_start[slot] + shift + low
+                    for v in range(span):
+                        to_vectors[into + v] += buffer[v]
+                    to_lo[slot] = min(to_lo[slot], low + shift)
+                    to_hi[slot] = max(to_hi[slot], high + shift + most - least)
+            pair = end
 
 
 @dataclass
@@ -754,7 +791,11 @@ def forward(
             carrying = np.flatnonzero(here.hi >= here.lo)
             parts = np.array_split(carrying, len(copies))
 
-            def run(part: IntArray, into: _Layer, here: _Layer = here) -> int:
+            # A box's endings are summed in a buffer as wide as a vector and the most points of a box.
+            widest = int(np.diff(here.start).max()) + int(tables.pair_points.max()) + 1
+
+            def run(part: IntArray, into: _Layer, here: _Layer = here, widest: int = widest) -> int:
+                buffer = np.zeros(widest)
                 for chunk in range(0, len(part), FORWARD_CHUNK):
                     rows = part[chunk : chunk + FORWARD_CHUNK]
                     if not len(rows):
@@ -762,9 +803,9 @@ def forward(
                     first, last = int(rows[0]), int(rows[-1]) + 1
                     chances = kernel.endings(tables, values, here.masks[first:last], here.totals[first:last])
                     _push(
-                        here.masks, here.totals, here.start, here.lo, here.hi, here.vectors, first, chances,
-                        tables.pair_box, tables.pair_points, tables.basic, rules.cap, same, row_of,
-                        into.start, into.lo, into.hi, into.vectors,
+                        here.masks, here.totals, here.start, here.lo, here.hi, here.vectors, first,
+                        np.ascontiguousarray(chances.T), tables.pair_box, tables.pair_points, tables.basic,
+                        rules.cap, same, row_of, into.start, into.lo, into.hi, into.vectors, buffer,
                     )  # fmt: skip
                 return len(part)
 
