@@ -255,12 +255,13 @@ class Rows:
 
 @numba.njit(nogil=True, cache=True, error_model="numpy")
 def _pull(  # type: ignore[no-untyped-def]
-    masks, totals, first, chances, pair_box, pair_points, basic, cap, same, row_of, next_start,
-    next_low, next_high, next_values, start, out,
+    masks, totals, first, chances, pair_box, pair_points, basic, cap, slot_of, next_rows, next_values,
+    start, out,
 ):  # fmt: skip
     """Each row from ``first`` on: the sum over its turn's endings (``chances[column, pair]``) of their
-    chance times the next position's row (its points ``next_low`` to ``next_high``, outside which
-    it is nothing), shifted by the points entered."""
+    chance times the next position's row, shifted by the points entered. ``slot_of[mask, total]`` is
+    a position's row (its stand-in's); ``next_rows[row]`` where that row begins and the first and last
+    points it holds anything for, side by side: each ending costs one miss in each, not three."""
     for column in range(chances.shape[0]):
         row = first + column
         mask, total = masks[row], totals[row]
@@ -274,10 +275,10 @@ def _pull(  # type: ignore[no-untyped-def]
             points = pair_points[pair]
             after = mask | (1 << box)
             reached = min(total + points, cap) if basic[box] else total
-            slot = row_of[after, same[after, reached]]
-            begin = next_start[slot]
-            high = min(next_high[slot], room - points - 1)
-            for x in range(next_low[slot], high + 1):
+            slot = slot_of[after, reached]
+            begin = next_rows[slot, 0]
+            high = min(next_rows[slot, 2], room - points - 1)
+            for x in range(next_rows[slot, 1], high + 1):
                 out[into + points + x] += weight * next_values[begin + x]
 
 
@@ -527,6 +528,8 @@ def future_pass(
         # leads to are those the wanted totals lead to, found by their stand-ins too.
         row_of[plans[filled]] = np.arange(len(unique))
     futures = Futures(rules, row_of, survival=keep is None, table=table)
+    # Every position's row looked up once: the row of its stand-in (the same choices from there).
+    slot_of = np.take_along_axis(row_of, same, axis=1)
 
     def kept(filled: int, rows: Rows) -> None:
         if keep is None:
@@ -554,10 +557,11 @@ def future_pass(
             here = _rows(reach[masks] + 1, dtype)
 
             low, high = _support(following.values, following.start, TINY if keep is None else 0.0)
+            next_rows = np.ascontiguousarray(np.stack([following.start[:-1], low, high], axis=1))
 
             def chunk(
                 first: int, masks: IntArray = masks, totals: IntArray = totals, here: Rows = here,
-                following: Rows = following, low: IntArray = low, high: IntArray = high,
+                following: Rows = following, next_rows: IntArray = next_rows,
             ) -> int:  # fmt: skip
                 last = min(first + BATCH_COLUMNS, len(masks))
                 chances = kernel.endings(tables, values, masks[first:last], totals[first:last])
@@ -566,8 +570,7 @@ def future_pass(
                 chances = np.ascontiguousarray(chances.T, dtype=here.values.dtype)
                 _pull(
                     masks, totals, first, chances, tables.pair_box, tables.pair_points, tables.basic,
-                    rules.cap, same, row_of, following.start, low, high, following.values, here.start,
-                    here.values,
+                    rules.cap, slot_of, next_rows, following.values, here.start, here.values,
                 )  # fmt: skip
                 return last - first
 
@@ -613,11 +616,15 @@ def _reach(rules: RuleSet) -> IntArray:
 
 @numba.njit(nogil=True, cache=True, error_model="numpy")
 def _push(  # type: ignore[no-untyped-def]
-    masks, totals, start, lo, hi, vectors, first, chances, pair_box, pair_points, basic, cap, same, row_of,
-    to_start, to_lo, to_hi, to_vectors, buffer,
+    masks, totals, rows, vectors, first, chances, pair_box, pair_points, basic, cap, landing, to_rows,
+    to_vectors, buffer,
 ):  # fmt: skip
     """Add the sources ``first`` to ``first + chances.shape[0]``, each through every ending of its
     turn (``chances[column, pair]``), to the positions of the next layer.
+
+    ``rows[i]`` (and ``to_rows``) is where row i's vector begins and the first and last u it holds
+    anything for; ``landing[mask, total]`` the row of a position's stand-in times 128, plus how far
+    its total lies above the stand-in's: each ending then costs one miss in each, not five.
 
     A box outside the Basic section leads to one position whatever it scores: its endings are
     summed in a buffer of their own first (the next layer's vectors are far apart in memory, so
@@ -625,10 +632,9 @@ def _push(  # type: ignore[no-untyped-def]
     pairs = chances.shape[1]
     for column in range(chances.shape[0]):
         source = first + column
-        low, high = lo[source], hi[source]
+        base, low, high = rows[source, 0], rows[source, 1], rows[source, 2]
         if high < low:
             continue
-        base = start[source]
         mask, total = masks[source], totals[source]
         pair = 0
         while pair < pairs:
@@ -644,15 +650,14 @@ def _push(  # type: ignore[no-untyped-def]
                         continue
                     points = pair_points[each]
                     reached = min(total + points, cap)
-                    shift = total + points - reached
-                    stand_in = same[after, reached]
-                    shift += reached - stand_in
-                    slot = row_of[after, stand_in]
-                    into = to_start[slot] + shift
+                    code = landing[after, reached]
+                    slot = code >> 7
+                    shift = total + points - reached + (code & 127)
+                    into = to_rows[slot, 0] + shift
                     for u in range(low, high + 1):
                         to_vectors[into + u] += weight * vectors[base + u]
-                    to_lo[slot] = min(to_lo[slot], low + shift)
-                    to_hi[slot] = max(to_hi[slot], high + shift)
+                    to_rows[slot, 1] = min(to_rows[slot, 1], low + shift)
+                    to_rows[slot, 2] = max(to_rows[slot, 2], high + shift)
             else:
                 least, most = -1, -1
                 for each in range(pair, end):
@@ -671,40 +676,44 @@ def _push(  # type: ignore[no-untyped-def]
                         offset = pair_points[each] - least - low
                         for u in range(low, high + 1):
                             buffer[offset + u] += weight * vectors[base + u]
-                    stand_in = same[after, total]
-                    shift = least + total - stand_in
-                    slot = row_of[after, stand_in]
-                    into = to_start[slot] + shift + low
+                    code = landing[after, total]
+                    slot = code >> 7
+                    shift = least + (code & 127)
+                    into = to_rows[slot, 0] + shift + low
                     for v in range(span):
                         to_vectors[into + v] += buffer[v]
-                    to_lo[slot] = min(to_lo[slot], low + shift)
-                    to_hi[slot] = max(to_hi[slot], high + shift + most - least)
+                    to_rows[slot, 1] = min(to_rows[slot, 1], low + shift)
+                    to_rows[slot, 2] = max(to_rows[slot, 2], high + shift + most - least)
             pair = end
 
 
 @dataclass
 class _Layer:
-    """The positions of one layer that the root can lead to, and their vectors side by side."""
+    """The positions of one layer that the root can lead to, and their vectors side by side:
+    ``rows[i]`` is where row i begins in ``vectors`` and the first and last u it holds anything for
+    (the first past the last while it holds nothing)."""
 
     masks: IntArray
     totals: IntArray
     start: IntArray
-    lo: IntArray
-    hi: IntArray
+    rows: IntArray
     vectors: FloatArray
 
     @classmethod
     def empty(cls, masks: IntArray, totals: IntArray, widths: IntArray) -> _Layer:
         start = np.zeros(len(masks) + 1, dtype=np.intp)
         np.cumsum(widths, out=start[1:])
-        return cls(
-            masks,
-            totals,
-            start,
-            np.full(len(masks), np.iinfo(np.intp).max, dtype=np.intp),
-            np.full(len(masks), -1, dtype=np.intp),
-            np.zeros(int(start[-1])),
-        )
+        rows = np.empty((len(masks), 3), dtype=np.intp)
+        rows[:, 0] = start[:-1]
+        rows[:, 1] = np.iinfo(np.intp).max
+        rows[:, 2] = -1
+        return cls(masks, totals, start, rows, np.zeros(int(start[-1])))
+
+    @property
+    def carrying(self) -> IntArray:
+        """The rows that hold any probability."""
+        found: IntArray = np.flatnonzero(self.rows[:, 2] >= self.rows[:, 1])
+        return found
 
 
 def _stand_ins(rules: RuleSet) -> IntArray:
@@ -771,13 +780,18 @@ def forward(
         masks, totals = unique // width, unique % width
         row_of[masks, totals] = np.arange(len(unique))
         plans[filled] = (masks, totals, widths)
+    # Where a position's mass lands: its stand-in's row, and how far its total lies above the stand-in's.
+    if rules.cap >= 128:
+        raise ValueError("the forward pass packs a total in 7 bits")
+    slots = np.take_along_axis(row_of, same, axis=1)
+    landing = np.where(slots >= 0, slots * 128 + (np.arange(width)[None, :] - same), -1)
     here = _Layer.empty(
         np.array([root_mask], dtype=np.intp), np.array([same[root_mask, root_total]], dtype=np.intp),
         np.array([root_total - same[root_mask, root_total] + 1], dtype=np.intp),
     )  # fmt: skip
     shift = root_total - int(here.totals[0])
     here.vectors[shift] = 1.0
-    here.lo[0] = here.hi[0] = shift
+    here.rows[0, 1:] = shift
     total_rows = 1 + sum(len(plan[0]) for filled, plan in plans.items() if filled < boxes)
     done = 0
     size = threads if threads is not None else min(2, os.cpu_count() or 1)
@@ -788,7 +802,7 @@ def forward(
             copies = [following] + [
                 _Layer.empty(*plans[filled + 1]) for _ in range(min(size, len(here.masks)) - 1)
             ]
-            carrying = np.flatnonzero(here.hi >= here.lo)
+            carrying = here.carrying
             parts = np.array_split(carrying, len(copies))
 
             # A box's endings are summed in a buffer as wide as a vector and the most points of a box.
@@ -803,9 +817,9 @@ def forward(
                     first, last = int(rows[0]), int(rows[-1]) + 1
                     chances = kernel.endings(tables, values, here.masks[first:last], here.totals[first:last])
                     _push(
-                        here.masks, here.totals, here.start, here.lo, here.hi, here.vectors, first,
+                        here.masks, here.totals, here.rows, here.vectors, first,
                         np.ascontiguousarray(chances.T), tables.pair_box, tables.pair_points, tables.basic,
-                        rules.cap, same, row_of, into.start, into.lo, into.hi, into.vectors, buffer,
+                        rules.cap, landing, into.rows, into.vectors, buffer,
                     )  # fmt: skip
                 return len(part)
 
@@ -815,13 +829,13 @@ def forward(
                     progress(min(done, total_rows), total_rows)
             for copy in copies[1:]:
                 following.vectors += copy.vectors
-                np.minimum(following.lo, copy.lo, out=following.lo)
-                np.maximum(following.hi, copy.hi, out=following.hi)
+                np.minimum(following.rows[:, 1], copy.rows[:, 1], out=following.rows[:, 1])
+                np.maximum(following.rows[:, 2], copy.rows[:, 2], out=following.rows[:, 2])
             here = following
     # A full sheet: the final total is its capped total, the points beyond it and the bonus.
     base = root_points - root_total
     result = np.zeros(int(here.start[-1]) + rules.cap + max(rules.bonus) + root_points + 2)
-    for row in np.flatnonzero(here.hi >= here.lo).tolist():
+    for row in here.carrying.tolist():
         total = int(here.totals[row])
         vector = here.vectors[here.start[row] : here.start[row + 1]]
         offset = base + total + rules.bonus[total]
