@@ -274,16 +274,21 @@ def main() -> None:
         shutil.rmtree(home, ignore_errors=True)
 
 
+def measure_futures(env: dict[str, str]) -> dict[str, float]:
+    """The futures built into a store of their own, removed afterwards (a quarter of a gigabyte)."""
+    store = tempfile.mkdtemp(prefix="kismet-bench-futures-")
+    try:
+        return measure(FUTURES, env, store)
+    finally:
+        shutil.rmtree(store, ignore_errors=True)
+
+
 def first_calls(env: dict[str, str]) -> None:
     """The solve, the distribution and the futures on a machine that has compiled nothing yet: each
     compiles the kernels it needs (kept on disk for every later process), counted in its time."""
     solve = measure(KISMET, env)
     perfect = measure(DISTRIBUTION, env)
-    store = tempfile.mkdtemp(prefix="kismet-bench-futures-")
-    try:
-        futures = measure(FUTURES, env, store)
-    finally:
-        shutil.rmtree(store, ignore_errors=True)
+    futures = measure_futures(env)
     print(
         f"first calls, compiling included: solve {figures(solve)}; distribution {figures(perfect)}; "
         f"futures {figures(futures)}"
@@ -334,11 +339,7 @@ def run_round(round_: int, folder: Path | None, env: dict[str, str]) -> None:
             f"{label}  kismet-dice distribution of perfect play: {figures(perfect)}, "
             f"mean {perfect['mean']:.6f}, standard deviation {perfect['std']:.4f}"
         )
-        store = tempfile.mkdtemp(prefix="kismet-bench-futures-")
-        try:
-            futures = measure(FUTURES, env, store)
-        finally:
-            shutil.rmtree(store, ignore_errors=True)
+        futures = measure_futures(env)
         print(
             f"{label}  kismet-dice futures build: {figures(futures)}, "
             f"{futures['disk_mb']:.0f} MB on disk ({futures['files']:.0f} files)"

@@ -252,7 +252,8 @@ def _final_boxes(  # type: ignore[no-untyped-def]
     zero_group, scoring_start, scoring_roll, scoring_group, scoring_points, nexts, open_any, stop, box_of
 ):
     """:func:`_final` and ``box_of[r, c]``, the box of that best: the top one on a tie (the advisor's
-    order). The floor's zero in a box where the roll scores is no candidate of that roll's, but is
+    order). (The solve's :func:`_final` stays apart: it needs no box, and its loop is the solve's
+    hottest but one.) The floor's zero in a box where the roll scores is no candidate of that roll's, but is
     always below the points it does score there (a bonus table never falls), so never the best."""
     floor = np.full(BLOCK, -np.inf)
     lowest = np.zeros(BLOCK, dtype=np.intp)
