@@ -141,6 +141,14 @@ def test_an_oversized_body_without_a_length_is_refused_while_it_streams(
     assert state(web, game["id"]) == before
 
 
+@pytest.mark.parametrize("rule", [0, 1, "true", None])
+def test_the_house_rule_is_true_or_false_and_nothing_else(web: TestClient, tmp_path: Path, rule: Any) -> None:
+    response = web.post("/api/games", json={"players": [{"name": "Ann"}], "zero_kismet_counts": rule})
+    refused(response, 422, "zero_kismet_counts")
+    with Storage.open(tmp_path) as storage:
+        assert storage.games.unfinished().games == ()
+
+
 @pytest.mark.parametrize(
     ("players", "words"),
     [
@@ -190,6 +198,9 @@ def act(web: TestClient, game_id: str, what: str, body: Any, headers: dict[str, 
         ("ann", "roll", {"hold": [5]}, 422, "hold"),
         ("ann", "roll", {"hold": [-1]}, 422, "hold"),
         ("ann", "roll", {"hold": "01"}, 422, "hold"),
+        ("ann", "roll", {"hold": ["0"]}, 422, "hold"),
+        ("ann", "roll", {"hold": [True]}, 422, "hold"),
+        ("ann", "roll", {"hold": [0.0]}, 422, "hold"),
         ("ann", "roll", {"hold": [0, 1, 2, 3, 4, 0]}, 422, "hold"),
         ("ann", "roll", [], 422, ""),
         ("ann", "score", {"box": "CHANCE"}, 422, "CHANCE"),

@@ -16,6 +16,8 @@ from pydantic import (
     Field,
     PlainSerializer,
     PlainValidator,
+    Strict,
+    StrictBool,
     WithJsonSchema,
 )
 
@@ -46,7 +48,8 @@ ComputerTask = Literal["strategy", "futures"]
 
 Name = Annotated[str, Field(min_length=1, max_length=MAX_NAME_LENGTH), AfterValidator(check_name)]
 """A player's name: 1 to 24 characters, no control characters; surrounding spaces are removed."""
-Position = Annotated[int, Field(ge=0, le=4)]
+Position = Annotated[int, Strict(), Field(ge=0, le=4)]
+"""A die's position: a JSON whole number 0 to 4 (never ``"0"`` or ``true``, which lax parsing takes)."""
 Token = Annotated[str, Field(max_length=200)]
 
 
@@ -68,7 +71,7 @@ class SeatRequest(BaseModel):
 
 class NewGameRequest(BaseModel):
     players: list[SeatRequest] = Field(min_length=1, max_length=MAX_SEATS, description="in seating order")
-    zero_kismet_counts: bool = Field(
+    zero_kismet_counts: StrictBool = Field(
         default=False, description="house rule: a zero in the Kismet box counts as filled"
     )
 
