@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from kismet_dice.rules import BASIC_BOXES, Box, IllegalAction, Sheet, check_dice, score
+from kismet_dice.strategy import kernel
 from kismet_dice.strategy.advisor import Advisor, Option, position_key, raw_points
 from kismet_dice.strategy.dice_space import FloatArray
 from kismet_dice.strategy.distribution import (
@@ -24,10 +25,8 @@ from kismet_dice.strategy.distribution import (
     TurnShape,
     forward,
     future_pass,
-    hard_endings,
     load_or_compute,
 )
-from kismet_dice.strategy.ruleset import RuleSet
 from kismet_dice.strategy.simulate import run
 from kismet_dice.strategy.solver import Progress
 from kismet_dice.strategy.table import StrategyTable
@@ -88,10 +87,6 @@ def wilson(successes: int, games: int) -> tuple[float, float]:
     centre = (p + z2 / (2 * games)) / (1 + z2 / games)
     half = Z95 * math.sqrt(p * (1 - p) / games + z2 / (4 * games * games)) / (1 + z2 / games)
     return max(0.0, centre - half), min(1.0, centre + half)
-
-
-def exact_feasible(sheet: Sheet) -> bool:
-    return len(sheet.open_boxes) <= EXACT_OPEN_BOXES
 
 
 def chance(
@@ -235,15 +230,17 @@ class Continuations:
         keeps = [option.keep for option in ranked if option.box is None]
         keep_chances: dict[tuple[int, ...], float] = {}
         if keeps:
-            flat = [flat_keep(self.rules, keep or ()) for keep in keeps]
+            flat = [self.rules.space.flat_keep(keep or ()) for keep in keeps]
             start = self.shape.reroll[flat].T  # (rolls, keeps)
             columns = len(keeps)
             masks = np.full(columns, self.mask, dtype=np.intp)
             totals = np.full(columns, self.total, dtype=np.intp)
-            ends = hard_endings(
-                self.rules, self.shape, self.table.values, masks, totals, start, rolls_left - 1
-            )
-            found = np.einsum("brc,br->c", ends, endings)
+            tables = kernel.tables_of(self.rules)
+            ends = kernel.endings(tables, self.table.values, masks, totals, start, rolls_left - 1)
+            # An ending's chance of the target depends only on its box and points: one per pair.
+            by_pair = np.zeros(len(tables.pair_box))
+            by_pair[tables.pair_of] = endings
+            found = by_pair @ ends
             keep_chances = {keep or (): float(value) for keep, value in zip(keeps, found, strict=True)}
         result = []
         for option in ranked:
@@ -253,18 +250,6 @@ class Continuations:
                 value = keep_chances[option.keep or ()]
             result.append(TargetOption(option, min(value, 1.0)))
         return tuple(result)
-
-
-def flat_keep(rules: RuleSet, keep: Sequence[int]) -> int:
-    """The flat index of the keep ``keep`` (sorted dice values) over the keeps of sizes 0 to dice-1.
-
-    >>> from kismet_dice.strategy.ruleset import kismet_rules
-    >>> flat_keep(kismet_rules(), ()), flat_keep(kismet_rules(), (1,))
-    (0, 1)
-    """
-    space = rules.space
-    size = len(keep)
-    return sum(len(level) for level in space.levels[:size]) + space.index[size][tuple(keep)]
 
 
 def target_options(
@@ -291,7 +276,7 @@ def target_options(
         if option.box is not None:
             value = plan.box_chance(option.box.value - 1, roll)
         else:
-            value = plan.keep_chance(flat_keep(rules, option.keep or ()), rolls_left)
+            value = plan.keep_chance(rules.space.flat_keep(option.keep or ()), rolls_left)
         result.append(TargetOption(option, min(value, 1.0)))
     return tuple(result)
 

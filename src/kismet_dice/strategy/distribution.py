@@ -1,19 +1,18 @@
 """The exact distribution of the final total under perfect (expectation-maximising) play.
 
 The solved table says what every decision is worth on average; this module follows those
-decisions and keeps the whole spread. From a turn-start position (filled boxes, capped Basic
-total) the points still to come — bonus included — have a distribution that depends on that
-position only, since the hard player's choices do. So the pass works backwards like the solver,
-layer by layer (positions with k boxes filled, from a full sheet down to the root), and keeps
-for every position a dense vector: ``future[x]`` = the chance that exactly ``x`` more points
-are scored. A position's vector is the sum, over every way its turn can end (a box and the
-points entered), of that ending's probability times the next position's vector shifted by the
-points. The ending probabilities follow the hard player turn by turn: its box choice, its keep
-choice and its tie-breaks (the top box first, boxes before keeps, the first keep in the
-advisor's order), as :func:`kismet_dice.strategy.simulate.play_hard` makes them.
+decisions and keeps the whole spread. A turn's endings (a box and the points entered) have
+chances that follow the hard player turn by turn: its box choice, its keep choice and its
+tie-breaks (the top box first, boxes before keeps, the first keep in the advisor's order), as
+:func:`kismet_dice.strategy.kernel.endings` works them out. Two passes carry them on:
 
-The final total from a sheet is the points on it plus the points to come, so the distribution
-from an empty sheet is the root's vector itself; it is stored beside the strategy table.
+* forwards (:func:`forward`), from any sheet, over the positions that carry probability, each
+  with the distribution of the points on its sheet so far: the distribution of the final total;
+* backwards (:func:`future_pass`), like the solver, over every position a root can lead to,
+  each with the distribution of the points still to come (bonus included), which depends on the
+  position only: the *futures* the target player and each option's chance read.
+
+The distribution from an empty sheet is stored beside the strategy table.
 """
 
 from __future__ import annotations
@@ -35,7 +34,7 @@ import numpy.typing as npt
 from kismet_dice.strategy import kernel, stored
 from kismet_dice.strategy.dice_space import FloatArray, IntArray
 from kismet_dice.strategy.ruleset import RuleSet
-from kismet_dice.strategy.solver import BATCH_COLUMNS, Progress, _layer
+from kismet_dice.strategy.solver import Progress, _layer
 from kismet_dice.strategy.table import StrategyTable, table_dir
 
 FORMAT = "kismet-dice perfect-play distribution"
@@ -54,20 +53,13 @@ class TurnShape:
     ``points[b, r]``: what roll r scores in box b. ``reroll[k, r]``: the chance that keeping the
     multiset k (flat index over sizes 0 to n-1) and rolling the rest gives roll r. ``subs[r]``:
     the proper sub-multisets of roll r as flat keep indices, in the advisor's order (padded with
-    the first). ``onehot[b]``: (rolls, distinct points of b), 1 where roll r scores that.
-    ``pair_of[b, r]``: the number of the pair (box b, what r scores there) among all such pairs,
-    whose box and points are ``pair_box`` and ``pair_points``.
+    the first).
     """
 
     points: IntArray
     basic: npt.NDArray[np.bool_]
     reroll: FloatArray
     subs: IntArray
-    onehot: tuple[FloatArray, ...]
-    scores: tuple[IntArray, ...]
-    pair_of: IntArray
-    pair_box: IntArray
-    pair_points: IntArray
 
     @classmethod
     def of(cls, rules: RuleSet) -> TurnShape:
@@ -86,30 +78,11 @@ class TurnShape:
         ]
         width = max(len(row) for row in rows)
         subs = np.array([row + [row[0]] * (width - len(row)) for row in rows], dtype=np.intp)
-        points = np.array([box.points for box in rules.boxes], dtype=np.intp)
-        onehot = []
-        scores = []
-        groups = []
-        for box in rules.boxes:
-            found, group = np.unique(np.array(box.points, dtype=np.intp), return_inverse=True)
-            matrix = np.zeros((len(space.rolls), len(found)))
-            matrix[np.arange(len(space.rolls)), group.reshape(-1)] = 1.0
-            onehot.append(matrix)
-            scores.append(found)
-            groups.append(group.reshape(-1))
-        # Every (box, points) pair a turn can end with, numbered box by box.
-        first = np.cumsum([0] + [len(found) for found in scores])
-        pair_of = np.array([first[box] + group for box, group in enumerate(groups)], dtype=np.intp)
         return cls(
-            pair_of=pair_of,
-            pair_box=np.repeat(np.arange(len(scores)), [len(found) for found in scores]).astype(np.intp),
-            pair_points=np.concatenate(scores).astype(np.intp),
-            points=points,
+            points=np.array([box.points for box in rules.boxes], dtype=np.intp),
             basic=np.array([box.basic for box in rules.boxes]),
             reroll=reroll,
             subs=subs,
-            onehot=tuple(onehot),
-            scores=tuple(scores),
         )
 
 
@@ -120,93 +93,6 @@ def _arrangements(multiset: tuple[int, ...]) -> int:
     return result
 
 
-def turn_endings(
-    rules: RuleSet,
-    shape: TurnShape,
-    values: FloatArray,
-    masks: IntArray,
-    totals: IntArray,
-    start: FloatArray | None = None,
-    rolls_left: int | None = None,
-) -> tuple[IntArray, FloatArray]:
-    """``(box, ended)``: for each roll r and column c, the box the hard player enters r in, and the
-    chance that its turn from column c ends with roll r (entered there).
-
-    The box a roll goes in does not depend on the rolls left, so one array says where every
-    ending goes. By default the turn starts with a roll of all the dice; ``start`` (rolls,
-    columns) is instead the chance of each roll on the table with ``rolls_left`` rolls left (a
-    keep's continuation).
-    """
-    columns = len(masks)
-    rolls = len(rules.space.rolls)
-    turn = kernel.turn(kernel.tables_of(rules), values, masks, totals)
-    best_box = _best_boxes(rules, values, masks, totals)
-    if start is None:
-        chance = np.repeat(rules.space.roll_probabilities[:, None], columns, axis=1)
-        left = rules.rolls_per_turn - 1
-    else:
-        chance, left = start, rules.rolls_per_turn - 1 if rolls_left is None else rolls_left
-    ended = np.zeros((rolls, columns))
-    roll_rows = np.arange(rolls)[:, None]
-    where = np.arange(columns)[None, :]
-    while left:
-        flat = turn.keeps[left]  # (keeps, columns)
-        best_keep = shape.subs[roll_rows, _first_best(flat, shape.subs)]
-        # ``choose`` is the better of the best box (``stop``) and the best keep, computed by the
-        # same operations as the player's, so a keep is taken exactly when it is strictly better:
-        # boxes come before keeps in the advisor's order, a tie goes to the box.
-        again = turn.choose[left] > turn.stop
-        ended += np.where(again, 0.0, chance)
-        kept = np.bincount(
-            (best_keep * columns + where).reshape(-1),
-            weights=np.where(again, chance, 0.0).reshape(-1),
-            minlength=len(shape.reroll) * columns,
-        ).reshape(len(shape.reroll), columns)
-        chance = shape.reroll.T @ kept
-        left -= 1
-    ended += chance
-    return best_box, ended
-
-
-def _first_best(flat: FloatArray, subs: IntArray) -> IntArray:
-    """``out[r, c]``: the column of ``subs`` holding the best of roll r's keeps, the first on a tie.
-
-    One row of keeps at a time: a gather of all of them at once is eight times the size and
-    slower (the argmax then runs across a strided axis).
-    """
-    best = np.take(flat, subs[:, 0], axis=0, mode="clip")
-    which = np.zeros(best.shape, dtype=np.intp)
-    worth = np.empty_like(best)
-    better = np.empty(best.shape, dtype=np.bool_)
-    for column in range(1, subs.shape[1]):
-        np.take(flat, subs[:, column], axis=0, out=worth, mode="clip")
-        np.greater(worth, best, out=better)
-        np.maximum(worth, best, out=best)
-        np.copyto(which, column, where=better)
-    return which
-
-
-def hard_endings(
-    rules: RuleSet,
-    shape: TurnShape,
-    values: FloatArray,
-    masks: IntArray,
-    totals: IntArray,
-    start: FloatArray | None = None,
-    rolls_left: int | None = None,
-) -> FloatArray:
-    """``out[b, r, c]``: the chance that the hard player's turn from column c ends with roll r in box b
-    (see :func:`turn_endings`)."""
-    best_box, ended = turn_endings(rules, shape, values, masks, totals, start, rolls_left)
-    result: FloatArray = np.zeros((len(rules.boxes), *ended.shape))
-    np.put_along_axis(result, best_box[None], ended[None], axis=0)
-    return result
-
-
-def _best_boxes(rules: RuleSet, values: FloatArray, masks: IntArray, totals: IntArray) -> IntArray:
-    return kernel.best_boxes(kernel.tables_of(rules), values, masks, totals)
-
-
 # --- the backward pass ----------------------------------------------------------------------
 #
 # The points still to come from a turn-start position have a distribution that depends on that
@@ -215,6 +101,10 @@ def _best_boxes(rules: RuleSet, values: FloatArray, masks: IntArray, totals: Int
 # box and the points entered, :func:`kernel.endings`), of that ending's chance times the next
 # position's distribution shifted by the points. A total the solver lets a lower one stand in for
 # has the stand-in's distribution (the same choices, the same bonus), so only stand-ins have rows.
+
+CHUNK = 1024
+"""Positions whose turns are worked out at once before their vectors are carried on (forwards) or
+their rows summed (backwards): a few milliseconds of work, so that progress moves."""
 
 SURVIVAL_SCALE = 65535
 """Stored chances are whole numbers of 1/65535: an error of at most half that, 7.6e-6."""
@@ -334,24 +224,28 @@ def _compact(pmf, start, trim, scale):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(nogil=True, cache=True, error_model="numpy")
+def _survival_at(values, start, low, scale, row, needed):  # type: ignore[no-untyped-def]
+    """A trimmed survival row's chance of ``needed`` more points (1 below the row, 0 beyond it)."""
+    x = needed - low[row]
+    if needed <= 0 or x < 0:
+        return 1.0
+    if x >= start[row + 1] - start[row]:
+        return 0.0
+    return values[start[row] + x] / scale
+
+
+@numba.njit(nogil=True, cache=True, error_model="numpy")
 def _at_least(values, start, low, survival, scale, rows, needed, out):  # type: ignore[no-untyped-def]
     for i in range(rows.shape[0]):
         row = rows[i]
-        first, last = start[row], start[row + 1]
-        x = needed[i] - low[row]
-        if needed[i] <= 0:
+        if survival:
+            out[i] = _survival_at(values, start, low, scale, row, needed[i])
+        elif needed[i] <= 0:
             out[i] = 1.0
-        elif survival:
-            if x < 0:
-                out[i] = 1.0
-            elif x >= last - first:
-                out[i] = 0.0
-            else:
-                out[i] = values[first + x] / scale
         else:
             tail = 0.0
-            for y in range(last - first - 1, max(x, 0) - 1, -1):
-                tail += values[first + y]
+            for y in range(start[row + 1] - start[row] - 1, max(needed[i], 0) - 1, -1):
+                tail += values[start[row] + y]
             out[i] = tail
 
 
@@ -378,16 +272,7 @@ def _one_turn_on(  # type: ignore[no-untyped-def]
             after = masks[i] | (1 << box)
             reached = min(totals[i] + points, cap) if basic[box] else totals[i]
             row = row_of[after, reached]
-            x = needed[i] - points
-            if x <= 0:
-                total += weight
-                continue
-            first, last = start[row], start[row + 1]
-            y = x - low[row]
-            if y < 0:
-                total += weight
-            elif y < last - first:
-                total += weight * (values[first + y] / scale)
+            total += weight * _survival_at(values, start, low, scale, row, needed[i] - points)
         out[i] = total
 
 
@@ -563,7 +448,7 @@ def future_pass(
                 first: int, masks: IntArray = masks, totals: IntArray = totals, here: Rows = here,
                 following: Rows = following, next_rows: IntArray = next_rows,
             ) -> int:  # fmt: skip
-                last = min(first + BATCH_COLUMNS, len(masks))
+                last = min(first + CHUNK, len(masks))
                 chances = kernel.endings(tables, values, masks[first:last], totals[first:last])
                 # In the single-precision pass the sums are single too, which the processor does twice
                 # as many of at a time.
@@ -575,7 +460,7 @@ def future_pass(
                 return last - first
 
             # The compiled steps let go of the interpreter's lock: threads share a layer's rows.
-            for count in pool.map(chunk, range(0, len(masks), BATCH_COLUMNS)):
+            for count in pool.map(chunk, range(0, len(masks), CHUNK)):
                 done += count
                 if progress is not None:
                     progress(done, total_rows)
@@ -616,11 +501,11 @@ def _reach(rules: RuleSet) -> IntArray:
 
 @numba.njit(nogil=True, cache=True, error_model="numpy")
 def _push(  # type: ignore[no-untyped-def]
-    masks, totals, rows, vectors, first, chances, pair_box, pair_points, basic, cap, landing, to_rows,
+    masks, totals, rows, vectors, sources, chances, pair_box, pair_points, basic, cap, landing, to_rows,
     to_vectors, buffer,
 ):  # fmt: skip
-    """Add the sources ``first`` to ``first + chances.shape[0]``, each through every ending of its
-    turn (``chances[column, pair]``), to the positions of the next layer.
+    """Add the rows ``sources``, each through every ending of its turn (``chances[column, pair]`` for
+    ``sources[column]``), to the positions of the next layer.
 
     ``rows[i]`` (and ``to_rows``) is where row i's vector begins and the first and last u it holds
     anything for; ``landing[mask, total]`` the row of a position's stand-in times 128, plus how far
@@ -631,7 +516,7 @@ def _push(  # type: ignore[no-untyped-def]
     adding to one once per box instead of once per score is what counts)."""
     pairs = chances.shape[1]
     for column in range(chances.shape[0]):
-        source = first + column
+        source = sources[column]
         base, low, high = rows[source, 0], rows[source, 1], rows[source, 2]
         if high < low:
             continue
@@ -802,31 +687,30 @@ def forward(
             copies = [following] + [
                 _Layer.empty(*plans[filled + 1]) for _ in range(min(size, len(here.masks)) - 1)
             ]
+            # Only the positions that carry probability have turns to follow.
             carrying = here.carrying
             parts = np.array_split(carrying, len(copies))
-
             # A box's endings are summed in a buffer as wide as a vector and the most points of a box.
             widest = int(np.diff(here.start).max()) + int(tables.pair_points.max()) + 1
 
             def run(part: IntArray, into: _Layer, here: _Layer = here, widest: int = widest) -> int:
                 buffer = np.zeros(widest)
-                for chunk in range(0, len(part), FORWARD_CHUNK):
-                    rows = part[chunk : chunk + FORWARD_CHUNK]
-                    if not len(rows):
-                        continue
-                    first, last = int(rows[0]), int(rows[-1]) + 1
-                    chances = kernel.endings(tables, values, here.masks[first:last], here.totals[first:last])
+                for chunk in range(0, len(part), CHUNK):
+                    sources = part[chunk : chunk + CHUNK]
+                    chances = kernel.endings(tables, values, here.masks[sources], here.totals[sources])
                     _push(
-                        here.masks, here.totals, here.rows, here.vectors, first,
+                        here.masks, here.totals, here.rows, here.vectors, sources,
                         np.ascontiguousarray(chances.T), tables.pair_box, tables.pair_points, tables.basic,
                         rules.cap, landing, into.rows, into.vectors, buffer,
                     )  # fmt: skip
                 return len(part)
 
+            followed = 0
             for count in pool.map(run, parts, copies):
-                done += count
-                if progress is not None:
-                    progress(min(done, total_rows), total_rows)
+                followed += count
+                if progress is not None:  # the layer's share done, counted in all its positions
+                    progress(done + followed * len(here.masks) // max(len(carrying), 1), total_rows)
+            done += len(here.masks)
             for copy in copies[1:]:
                 following.vectors += copy.vectors
                 np.minimum(following.rows[:, 1], copy.rows[:, 1], out=following.rows[:, 1])
@@ -843,10 +727,6 @@ def forward(
     if progress is not None:
         progress(total_rows, total_rows)
     return Distribution.trimmed(0, result)
-
-
-FORWARD_CHUNK = 1024
-"""Positions whose turns are worked out at once before their vectors are carried on."""
 
 
 # --- the distribution from an empty sheet, stored ------------------------------------------------

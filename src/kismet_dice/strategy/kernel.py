@@ -60,7 +60,6 @@ class TurnTables:
     rules: RuleSet
     keeps: int
     rolls: int
-    faces: int
     children: IntArray
     parents: IntArray
     parent_count: IntArray
@@ -94,14 +93,6 @@ class TurnTables:
     @property
     def lattice(self) -> tuple[IntArray, IntArray, IntArray]:
         return self.children, self.parents, self.parent_count
-
-    @property
-    def rows(self) -> int:
-        return self.keeps + self.rolls
-
-    @property
-    def boxes(self) -> int:
-        return len(self.basic)
 
 
 @cache
@@ -171,7 +162,6 @@ def tables_of(rules: RuleSet) -> TurnTables:
         rules=rules,
         keeps=keeps,
         rolls=rolls,
-        faces=rules.faces,
         children=children,
         parents=parents,
         parent_count=parent_count,
@@ -479,10 +469,13 @@ def _best_ranked(parents, parent_count, keeps, rank, work, which):  # type: igno
 
 @numba.njit(**_JIT)
 def _endings(  # type: ignore[no-untyped-def]
-    values, masks, totals, cap, box_arrays, lattice, probabilities, rerolls, points, group, rank, pair_of, out
-):
-    """``out[p, c]``: the chance that column c's turn, played by the hard player from a roll of all the
-    dice, ends with the pair p (a box and what is entered there, numbered by ``pair_of[box, roll]``).
+    values, masks, totals, cap, box_arrays, lattice, probabilities, rerolls, points, group, rank, pair_of,
+    start_chances, left, out,
+):  # fmt: skip
+    """``out[p, c]``: the chance that column c's turn, played by the hard player, ends with the pair p
+    (a box and what is entered there, numbered by ``pair_of[box, roll]``): from a roll of all the dice,
+    or where ``start_chances`` has columns, from the dice of roll r with chance ``start_chances[r, c]``
+    and ``left`` rolls left (what keeping some dice leads to).
 
     The hard player's choices: a keep only when it is worth strictly more than the best box (boxes
     come first in the advisor's order), the keep the advisor lists first among the best, and the top
@@ -526,10 +519,12 @@ def _endings(  # type: ignore[no-untyped-def]
                     work[keeps + r, c] = choose[j, r, c]
         # Forwards through the turn: the chance of each roll on the table, roll by roll.
         ended[:] = 0.0
+        given = start_chances.shape[1] > 0
         for r in range(rolls):
             for c in range(BLOCK):
-                chance[keeps + r, c] = probabilities[r]
-        for j in range(rerolls, 0, -1):
+                column = min(start + c, columns - 1)
+                chance[keeps + r, c] = start_chances[r, column] if given else probabilities[r]
+        for j in range(left if given else rerolls, 0, -1):
             chance[:keeps] = 0.0
             for r in range(rolls):
                 for c in range(BLOCK):
@@ -592,14 +587,29 @@ def best_boxes(tables: TurnTables, values: FloatArray, masks: IntArray, totals: 
     return out
 
 
-def endings(tables: TurnTables, values: FloatArray, masks: IntArray, totals: IntArray) -> FloatArray:
+def endings(
+    tables: TurnTables,
+    values: FloatArray,
+    masks: IntArray,
+    totals: IntArray,
+    start: FloatArray | None = None,
+    rolls_left: int = 0,
+) -> FloatArray:
     """``out[p, c]``: the chance that the hard player's turn from column c ends with the pair p (a box
-    and the points entered there: :attr:`TurnTables.pair_box`, :attr:`TurnTables.pair_points`)."""
+    and the points entered there: :attr:`TurnTables.pair_box`, :attr:`TurnTables.pair_points`).
+
+    By default the turn starts with a roll of all the dice; ``start[r, c]`` is instead the chance of
+    each roll on the table with ``rolls_left`` rolls left (a keep's continuation)."""
     masks, totals = _columns(masks, totals)
+    if start is None:
+        start = np.zeros((tables.rolls, 0))
+    elif start.shape != (tables.rolls, len(masks)) or rolls_left not in range(tables.rules.rolls_per_turn):
+        raise ValueError("a turn starts from a chance of every roll in each column, with rolls left")
     out = np.empty((len(tables.pair_box), len(masks)))
     _endings(
         values, masks, totals, tables.rules.cap, tables.box_arrays, tables.lattice, tables.probabilities,
-        tables.rules.rolls_per_turn - 1, tables.points, tables.group, tables.rank, tables.pair_of, out,
+        tables.rules.rolls_per_turn - 1, tables.points, tables.group, tables.rank, tables.pair_of,
+        np.ascontiguousarray(start, dtype=np.float64), rolls_left, out,
     )  # fmt: skip
     return out
 

@@ -25,9 +25,6 @@ from kismet_dice.strategy.ruleset import RuleSet
 Progress = Callable[[int, int], None]
 """Called with (positions done, positions in all)."""
 
-BATCH_COLUMNS = 1024
-"""Positions per batch of the passes that still gather their arrays with NumPy."""
-
 
 @functools.cache
 def reachable_totals(rules: RuleSet) -> dict[int, IntArray]:
