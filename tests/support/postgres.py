@@ -13,11 +13,13 @@ import glob
 import os
 import pwd
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
 import uuid
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -83,19 +85,51 @@ class Cluster:
             "UTF8",
             "--no-instructions",
         )
-        options = f"-p {cluster.port} -k {directory / 'sockets'} -h 127.0.0.1 -c fsync=off"
-        cluster._run(
+        cluster._start_server()
+        return cluster
+
+    def _start_server(self) -> None:
+        options = f"-p {self.port} -k {self.directory / 'sockets'} -h 127.0.0.1 -c fsync=off"
+        self._run(
             "pg_ctl",
             "-D",
-            str(directory / "data"),
+            str(self.directory / "data"),
             "-l",
-            str(directory / "log"),
+            str(self.directory / "log"),
             "-o",
             options,
             "-w",
             "start",
         )
-        return cluster
+
+    def _processes(self) -> list[int]:
+        """The server's processes: the postmaster and every process it started."""
+        postmaster = int((self.directory / "data" / "postmaster.pid").read_text().split()[0])
+        children = Path(f"/proc/{postmaster}/task/{postmaster}/children").read_text().split()
+        return [postmaster, *map(int, children)]
+
+    @contextmanager
+    def paused(self) -> Iterator[None]:
+        """Every process of the server stopped (SIGSTOP) until the ``with`` ends: a database that
+        keeps its connections open and answers nothing, as a host that hangs does."""
+        stopped = self._processes()
+        for pid in stopped:
+            os.kill(pid, signal.SIGSTOP)
+        try:
+            yield
+        finally:
+            for pid in stopped:
+                os.kill(pid, signal.SIGCONT)
+
+    @contextmanager
+    def down(self) -> Iterator[None]:
+        """The server stopped at once (its connections dropped) until the ``with`` ends, then
+        started again on the same port with the same data."""
+        self._run("pg_ctl", "-D", str(self.directory / "data"), "-m", "immediate", "-w", "stop")
+        try:
+            yield
+        finally:
+            self._start_server()
 
     def _run(self, program: str, *arguments: str) -> None:
         command: Sequence[str] = [*self.as_user, str(self.bin / program), *arguments]

@@ -254,6 +254,14 @@ def test_a_new_game_over_the_rate_is_refused_and_nothing_is_created(tmp_path: Pa
         assert over.json()["error"].startswith("too many new games")
 
 
+def test_starting_a_game_again_counts_against_the_rate_of_new_games(tmp_path: Path) -> None:
+    with protected(tmp_path, rate_games=Rate(1, 60.0)) as web:
+        created = web.post("/api/games", json=PLAYERS).json()
+        (token,) = seat_tokens(created)
+        over = web.post(f"/api/games/{created['id']}/again", headers=seat(token))
+        assert over.status_code == 429 and over.json()["error"].startswith("too many new games")
+
+
 def test_no_rate_limit_when_the_rates_are_off(tmp_path: Path) -> None:
     with protected(tmp_path, rate_games=None) as web:
         assert {web.post("/api/games", json=PLAYERS).status_code for _ in range(15)} == {201}
@@ -293,6 +301,7 @@ def test_the_schema_documents_429_where_there_is_a_rate_and_only_there(web: Test
         ("/api/games/{table_id}/advice", "post"),
         ("/api/games/{table_id}/advice/chances", "post"),
         ("/api/games/{table_id}/hall", "post"),
+        ("/api/games/{table_id}/again", "post"),
     }
     answer = paths["/api/games"]["post"]["responses"]["429"]
     assert answer["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/ErrorBody"}

@@ -16,6 +16,9 @@ if TYPE_CHECKING:
     from kismet_dice.web.guard import Protections
 
 
+GRACEFUL_SECONDS = 3
+
+
 def register(serve: Any) -> None:
     site = serve.add_argument_group("a public site")
     site.add_argument(
@@ -101,4 +104,7 @@ def uvicorn_options(options: argparse.Namespace, protections: Protections) -> di
         # every page that follows the table: most of the cost of telling the watchers, to save a
         # few hundred bytes a move.
         "ws_per_message_deflate": False,
+        # Stopping waits this long at most for requests under way (each waits for the store two
+        # seconds at most) before the connections are closed: SIGTERM ends a server in seconds.
+        "timeout_graceful_shutdown": GRACEFUL_SECONDS,
     }

@@ -29,7 +29,6 @@ from functools import lru_cache
 from typing import Any, TypeVar
 
 from kismet_dice.storage.database import (
-    BUSY_SECONDS,
     SCHEMA_VERSION,
     Claims,
     Connection,
@@ -71,6 +70,13 @@ used again, so that one the server dropped meanwhile (a restart, say) is replace
 failing a request. One in steady use is not checked: that round trip was one in three of a
 game action's, and a read that meets a connection dropped in between is asked again."""
 CONNECT_SECONDS = 10
+POOL_WAIT_SECONDS = 1.5
+"""The longest a call waits for a pooled connection. A database that is down or has every
+connection stuck leaves the pool empty: the call fails soon with a clear line (the web answers
+503 within its two seconds) rather than holding its thread for half a minute."""
+CLAIM_CONNECT_SECONDS = 2
+"""The claims' own connection is made again when it is needed (by the thread playing the
+computers): a database that does not answer holds that thread this long at most."""
 GATHER_SECONDS = 0.05
 """How long a listener lets notifications gather after the first: what other processes' pages
 see of a move is that much later, at most, and well within the second they are promised."""
@@ -304,7 +310,7 @@ class PostgresDatabase(Database):
                 # No ``reset``: the pool would hand every returned connection to its worker
                 # thread, a thread switch per statement; _connection notes the return itself.
                 check=idle.check,
-                timeout=BUSY_SECONDS,
+                timeout=POOL_WAIT_SECONDS,
                 name="kismet",
                 open=True,
             )
@@ -400,7 +406,7 @@ class PostgresDatabase(Database):
             raise _storage_error(self.where, self._secret, error) from None
         except psycopg_pool.PoolTimeout:
             raise StorageError(
-                f"{self.where} had no free connection for {BUSY_SECONDS:.0f} seconds",
+                f"{self.where} had no free connection for {POOL_WAIT_SECONDS} seconds",
                 public="the game store is busy; try again in a moment",
             ) from None
         except psycopg_pool.PoolClosed:
@@ -552,7 +558,7 @@ class _PostgresClaims(Claims):
     def _connection(self) -> psycopg.Connection[Any]:
         if self._raw is None or self._raw.closed or self._raw.broken:
             self._held.clear()  # a closed connection holds no locks
-            self._raw = psycopg.connect(self._url, autocommit=True, connect_timeout=CONNECT_SECONDS)
+            self._raw = psycopg.connect(self._url, autocommit=True, connect_timeout=CLAIM_CONNECT_SECONDS)
         return self._raw
 
     def claim(self, game_id: int) -> bool:

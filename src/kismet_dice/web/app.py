@@ -98,7 +98,7 @@ def create_app(
         service = WebService(settings)
         app.state.service = service
         service.start()
-        expiry = Expiry(service.tables, protected.expire_days, protected.expire_every)
+        expiry = Expiry(service.tables, protected.expire_days, protected.expire_every, service.store_thread)
         expiry.start()
         try:
             yield

@@ -7,19 +7,21 @@ A load that fails, or a solve that stalls, makes the computer "unavailable" with
 never "getting ready" for good. Easy and medium players need no table and play at once; the
 hard player, advice and proficiency wait for it; the target player waits for the futures of every
 position too (the first time on a machine, under a minute: its table says the computer is getting
-ready). Each action, once the table is there, takes milliseconds, so it runs on the event loop,
-where every other change to a game is made.
+ready). Each action, once the table is there, takes milliseconds; it is made on the store thread,
+where every other change to a game is made, and the turns are paced on the event loop.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import Future
+from typing import Protocol, TypeVar
 
 from kismet_dice.rules import IllegalAction
 from kismet_dice.session import Stale, Unsaved
@@ -27,8 +29,23 @@ from kismet_dice.session.tables import NoSuchTable, Table, Tables
 from kismet_dice.storage import Claims, LocalClaims
 from kismet_dice.strategy import Advisor, Computer, ComputerUnavailable, Level
 from kismet_dice.web.schemas import ComputerState, ComputerTask
+from kismet_dice.web.store_thread import StoreNotAnswering
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+REST_SECONDS = (1.0, 60.0)
+"""After a computer's play stops on a failure (a full disk, a store away), the pause before the
+table's computer plays again, doubling from the first figure to the second at each failure in a
+row: a page or the sweep asking for it again meanwhile does not start it (nor fill the log)."""
+
+
+class Runner(Protocol):
+    """Runs work that touches the tables on the store thread (see ``WebService.run``)."""
+
+    def __call__(self, work: Callable[[], T]) -> Awaitable[T]: ...
+
 
 PROGRESS_SECONDS = 2.0
 """The least time between two progress reports to a table's pages while the computer gets ready."""
@@ -174,6 +191,7 @@ class ComputerTurns:
     def __init__(
         self,
         tables: Tables,
+        run: Runner,
         readiness: Readiness,
         pace: float,
         complain: Callable[[str, Exception], None],
@@ -181,12 +199,15 @@ class ComputerTurns:
         target: Readiness | None = None,
     ) -> None:
         self._tables = tables
+        self._run = run
         self._readiness = readiness
         self._target = target if target is not None else Readiness(readiness.computer, levels=(Level.TARGET,))
         self._pace = pace
         self._complain = complain
         self._claims = claims if claims is not None else LocalClaims()
         self._playing: dict[str, asyncio.Task[None]] = {}
+        # Per table whose play failed last: until when it rests, and how many failures in a row.
+        self._resting: dict[str, tuple[float, int]] = {}
 
     def playing(self, table_id: str) -> bool:
         """Whether this process is playing the computers of ``table_id`` now."""
@@ -194,11 +215,11 @@ class ComputerTurns:
         return task is not None and not task.done()
 
     def stop(self) -> None:
-        """Stop every computer's play (the server is stopping); each game is as last kept."""
+        """Stop every computer's play (the server is stopping); each game is as last kept. (The
+        claims are closed by their owner, on the store thread where they are used.)"""
         for task in self._playing.values():
             task.cancel()
         self._playing.clear()
-        self._claims.close()
 
     def follow(self, table: Table) -> None:
         """Start the computer's play at ``table`` if it has the turn and is not already playing."""
@@ -209,6 +230,9 @@ class ComputerTurns:
             self._readiness.start()
         if not session.is_computer_turn:
             return
+        resting = self._resting.get(table.id)
+        if resting is not None and time.monotonic() < resting[0]:
+            return
         loop = asyncio.get_running_loop()
         playing = self._playing.get(table.id)
         # A task of a loop that has ended (a test client's request) never ran to its end.
@@ -216,37 +240,52 @@ class ComputerTurns:
             return
         self._playing[table.id] = loop.create_task(self._play(table.id), name=f"computer at {table.id}")
 
+    def _look(self, table_id: str) -> tuple[int, Level | None]:  # on the store thread
+        """The table's saved game and the level of the computer whose turn it is (``None``: a person's)."""
+        table = self._tables.get(table_id)
+        seat = table.session.current_seat
+        return table.saved_id, None if seat is None else seat.level
+
     async def _play(self, table_id: str) -> None:
         claimed: int | None = None
         try:
             while True:
-                table = self._tables.get(table_id)
-                seat = table.session.current_seat
-                if seat is None or seat.level is None:
+                saved_id, level = await self._run(lambda: self._look(table_id))
+                if level is None:
                     return
                 if claimed is None:
-                    if not self._claims.claim(table.saved_id):
+                    if not await self._run(functools.partial(self._claims.claim, saved_id)):
                         return  # another process plays this game's computers
-                    claimed = table.saved_id
-                if seat.level.needs_futures:
+                    claimed = saved_id
+                if level.needs_futures:
                     await self._target.wait()
-                elif seat.level.needs_table:
+                elif level.needs_table:
                     await self._readiness.advisor()
                 await asyncio.sleep(self._pace)
                 try:
-                    self._tables.computer_step(table_id)
+                    await self._run(lambda: self._tables.computer_step(table_id))
                 except Stale:
                     continue  # the game moved on meanwhile: look at it again before playing
-        except (ComputerUnavailable, Unsaved, IllegalAction, NoSuchTable) as error:
-            # The game stays where it was kept; the next page to open it starts the play again.
+                self._resting.pop(table_id, None)
+        except (ComputerUnavailable, Unsaved, IllegalAction, NoSuchTable, StoreNotAnswering) as error:
+            # The game stays where it was kept; the next page to open it starts the play again,
+            # once the table has rested (a failure that lasts is told once per rest, not per try).
+            self._rest(table_id)
             log.warning("the computer stopped playing at table %s: %s", table_id, error)
             self._complain(table_id, error)
         except Exception as error:
+            self._rest(table_id)
             log.error("the computer failed at table %s", table_id, exc_info=error)
             self._complain(table_id, RuntimeError("the computer failed to play; the game is as last saved"))
         finally:
             if claimed is not None:
                 with contextlib.suppress(Exception):
-                    self._claims.release(claimed)
+                    await self._run(functools.partial(self._claims.release, claimed))
             if self._playing.get(table_id) is asyncio.current_task():
                 del self._playing[table_id]
+
+    def _rest(self, table_id: str) -> None:
+        """Let the table's computer rest after a failure, longer at each failure in a row."""
+        _, failures = self._resting.get(table_id, (0.0, 0))
+        first, most = REST_SECONDS
+        self._resting[table_id] = (time.monotonic() + min(most, first * 2**failures), failures + 1)

@@ -25,6 +25,7 @@ from kismet_dice.strategy import ComputerUnavailable
 from kismet_dice.web.ratelimit import TooMany
 from kismet_dice.web.schemas import ErrorBody
 from kismet_dice.web.security import SECURITY_HEADERS
+from kismet_dice.web.store_thread import StoreNotAnswering
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +41,7 @@ STATUSES: Final[tuple[tuple[type[Exception], int, str], ...]] = (
     (BadName, 422, "a name the Hall of Fame cannot take"),
     (IllegalAction, 409, "an action the rules or the turn order do not allow now"),
     (Unsaved, 503, "the game cannot be read or saved just now"),
+    (StoreNotAnswering, 503, "the game store did not answer in time"),
     (StorageError, 503, "the game store cannot be used just now"),
     (ComputerUnavailable, 503, "the computer cannot play or advise on this server"),
     (TooMany, 429, "too many requests of this kind from this address"),

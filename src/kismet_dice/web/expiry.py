@@ -14,6 +14,7 @@ import logging
 from datetime import UTC, datetime, timedelta
 
 from kismet_dice.session.tables import Tables
+from kismet_dice.web.store_thread import StoreThread
 
 log = logging.getLogger(__name__)
 
@@ -32,10 +33,12 @@ def expire_once(tables: Tables, days: float) -> int:
 
 
 class Expiry:
-    """Expire games now (so a server starts clean) and then every ``every`` seconds, until stopped."""
+    """Expire games now (so a server starts clean) and then every ``every`` seconds, until stopped.
+    The tables are the store thread's: the deletions run there, and nothing waits for them."""
 
-    def __init__(self, tables: Tables, days: float, every: float) -> None:
+    def __init__(self, tables: Tables, days: float, every: float, thread: StoreThread) -> None:
         self._tables = tables
+        self._thread = thread
         self._days = days
         self._every = every
         self._task: asyncio.Task[None] | None = None
@@ -44,10 +47,10 @@ class Expiry:
         """Expire once now, then start the periodic task (on the running loop). ``days`` 0: never."""
         if self._days <= 0:
             return
-        self._expire()
+        self._thread.submit(self._expire)
         self._task = asyncio.get_running_loop().create_task(self._periodically())
 
-    def _expire(self) -> None:
+    def _expire(self) -> None:  # on the store thread
         try:
             expire_once(self._tables, self._days)
         except Exception:
@@ -57,7 +60,7 @@ class Expiry:
     async def _periodically(self) -> None:
         while True:
             await asyncio.sleep(self._every)
-            self._expire()
+            await asyncio.wrap_future(self._thread.submit(self._expire))
 
     async def stop(self) -> None:
         if self._task is not None:

@@ -35,6 +35,11 @@ PAGES_PER_TABLE: Final = 32
 PAGES: Final = 2000
 """The most pages open on one server."""
 
+PAGES_PER_ADDRESS: Final = 100
+"""The most pages open on one server from one client address: room for a classroom behind one
+address, while one visitor opening pages by the thousand cannot take the server's every place
+and close out everyone else."""
+
 # WebSocket close codes (RFC 6455 and the IANA registry).
 TRY_AGAIN_LATER: Final = 1013
 POLICY: Final = 1008
@@ -55,6 +60,8 @@ class Page:
     table_id: str
     socket: WebSocket
     reader: asyncio.Task[None] | None
+    address: str = ""
+    """The client address the page was opened from."""
     queue: asyncio.Queue[str] = field(default_factory=lambda: asyncio.Queue(QUEUE))
     sender: asyncio.Task[None] | None = None
     closing: str | None = None
@@ -67,11 +74,15 @@ class Page:
 class Hub:
     """Every open page of the server, by table."""
 
-    def __init__(self, per_table: int = PAGES_PER_TABLE, most: int = PAGES) -> None:
+    def __init__(
+        self, per_table: int = PAGES_PER_TABLE, most: int = PAGES, per_address: int = PAGES_PER_ADDRESS
+    ) -> None:
         self._tables: dict[str, set[Page]] = {}
         self._count = 0
         self._per_table = per_table
         self._most = most
+        self._per_address = per_address
+        self._by_address: dict[str, int] = {}
         self._watch: asyncio.Task[None] | None = None
 
     @property
@@ -81,15 +92,19 @@ class Hub:
     def pages(self, table_id: str) -> int:
         return len(self._tables.get(table_id, ()))
 
-    def join(self, table_id: str, socket: WebSocket) -> Page:
-        """A page joins a table (its sender starts); :class:`Refused` when there are too many."""
+    def join(self, table_id: str, socket: WebSocket, address: str = "") -> Page:
+        """A page from client ``address`` joins a table (its sender starts); :class:`Refused` when
+        there are too many."""
+        if self._by_address.get(address, 0) >= self._per_address:
+            raise Refused(f"{self._per_address} pages are open from your address already; close some first")
         if self._count >= self._most:
             raise Refused("the server has too many open pages; try again later")
         if self.pages(table_id) >= self._per_table:
             raise Refused(f"this game has {self._per_table} open pages already; try again later")
-        page = Page(table_id, socket, asyncio.current_task())
+        page = Page(table_id, socket, asyncio.current_task(), address)
         self._tables.setdefault(table_id, set()).add(page)
         self._count += 1
+        self._by_address[address] = self._by_address.get(address, 0) + 1
         loop = asyncio.get_running_loop()
         page.sender = loop.create_task(self._send(page), name=f"page of {table_id}")
         # One watch for every page of the loop (a test client's loop may have ended with its own).
@@ -103,6 +118,11 @@ class Hub:
             return
         pages.discard(page)
         self._count -= 1
+        left = self._by_address[page.address] - 1
+        if left:
+            self._by_address[page.address] = left
+        else:
+            del self._by_address[page.address]
         if not pages:
             del self._tables[page.table_id]
         if page.sender is not None and page.sender is not asyncio.current_task():
@@ -121,8 +141,11 @@ class Hub:
             self.send(page, text)
 
     def connected(self, table_id: str) -> list[int]:
-        """The seats of a table whose player has a page open, in seat order."""
-        return sorted({page.seat for page in self._tables.get(table_id, ()) if page.seat is not None})
+        """The seats of a table whose player has a page open, in seat order. (Also read by the
+        store thread as it draws a view: the set is copied at once, which the loop cannot
+        interrupt, rather than iterated while the loop may change it.)"""
+        pages = tuple(self._tables.get(table_id, ()))
+        return sorted({page.seat for page in pages if page.seat is not None})
 
     def tables(self) -> tuple[str, ...]:
         return tuple(self._tables)
@@ -173,8 +196,13 @@ class Hub:
         """Close every page (the server is stopping)."""
         if self._watch is not None:
             self._watch.cancel()
-        for pages in list(self._tables.values()):
-            for page in list(pages):
-                self.leave(page)
-                with contextlib.suppress(Exception):
-                    await asyncio.wait_for(page.socket.close(code=1001), 1.0)
+        every = [page for pages in self._tables.values() for page in pages]
+        for page in every:
+            self.leave(page)
+
+        async def close(page: Page) -> None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(page.socket.close(code=1001), 1.0)
+
+        # All at once: a page that does not read costs its second, not a second for every page.
+        await asyncio.gather(*(close(page) for page in every))

@@ -3,6 +3,12 @@
 Made once when the server starts (in the app's lifespan), kept on ``app.state`` and handed
 to every route through a dependency. Every change a table keeps is encoded once and queued
 for that table's pages; nothing here waits for a page.
+
+Two threads share the work, and each part of the service belongs to one of them. The tables,
+the store and the views drawn from them belong to the store thread (:mod:`.store_thread`): a
+route hands its work there with :meth:`WebService.run`, so a store that is slow or away never
+holds up the event loop. The live pages and the computer players' turns belong to the event
+loop; what the store thread tells them goes there with :meth:`WebService.on_loop`.
 """
 
 from __future__ import annotations
@@ -10,8 +16,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 from kismet_dice.game import DiceSource
 from kismet_dice.session import COMPUTER_PACE, MAX_SEATS, HallChances
@@ -22,6 +30,7 @@ from kismet_dice.web.computer import ComputerTurns, Readiness
 from kismet_dice.web.errors import message_of, status_of
 from kismet_dice.web.live import Hub
 from kismet_dice.web.schemas import ErrorMessage, GameView, PresenceMessage
+from kismet_dice.web.store_thread import StoreThread
 from kismet_dice.web.views import (
     event_json,
     game_json,
@@ -33,8 +42,14 @@ from kismet_dice.web.views import (
 
 log = logging.getLogger(__name__)
 
+T = TypeVar("T")
+
 SWEEP_SECONDS = 2.0
 """How often a server on a shared store looks for computers that no process is playing."""
+
+STOP_SECONDS = 2.0
+"""The longest a stopping server waits for its store to be let go (a store that stopped
+answering is left: the process ends anyway, and the store drops what it holds of it)."""
 
 
 @dataclass
@@ -74,6 +89,9 @@ class WebService:
     """The server's tables, its computer, its computer players' turns and its live pages."""
 
     def __init__(self, settings: Settings) -> None:
+        # Made on the event loop (the app's lifespan): what the store thread tells goes there.
+        self._loop = asyncio.get_running_loop()
+        self.store_thread = StoreThread()
         self.computer = settings.computer if settings.computer is not None else Computer()
         self.stores = Stores(settings.home, database=settings.database)
         self.stores.get().check_writable()  # a store that cannot be written stops the server now
@@ -95,7 +113,13 @@ class WebService:
         )
         self.claims = self.stores.get().claims()
         self.turns = ComputerTurns(
-            self.tables, self.readiness, settings.pace, self._complain, self.claims, self.target_readiness
+            self.tables,
+            self.run,
+            self.readiness,
+            settings.pace,
+            self._complain,
+            self.claims,
+            self.target_readiness,
         )
         # Per table with pages here: the version last sent to them and the game's history length then.
         self._told: dict[str, tuple[int, int]] = {}
@@ -107,6 +131,19 @@ class WebService:
         self._persons_turn: dict[str, int] = {}
         self._listener: Listener | None = None
         self._sweeping: asyncio.Task[None] | None = None
+
+    async def run(self, work: Callable[[], T]) -> T:
+        """``work`` (anything that touches the tables or their views) done on the store thread,
+        waited for without holding up the event loop; 503 (:class:`StoreNotAnswering`) if the
+        store takes longer than the deadline."""
+        return await self.store_thread.run(work)
+
+    def on_loop(self, work: Callable[..., object], *arguments: object) -> None:
+        """Have the event loop do ``work(*arguments)`` (the live pages and the computer's turns
+        are the loop's), in the order asked; from any thread. A loop that has closed has no
+        pages left to tell."""
+        with contextlib.suppress(RuntimeError):
+            self._loop.call_soon_threadsafe(work, *arguments)
 
     def _busy(self, table_id: str) -> bool:
         """A table in use here: pages follow it, or its computer is playing."""
@@ -238,45 +275,44 @@ class WebService:
             self.hub.connected(table.id),
         )
         self._remember(table)
-        self.hub.publish(table.id, message)
+        self.on_loop(self.hub.publish, table.id, message)
 
     def _complain(self, table_id: str, error: Exception) -> None:
-        """Tell every page of a table of a failure that no request of theirs caused."""
+        """Tell every page of a table of a failure that no request of theirs caused (on the loop)."""
         message = ErrorMessage(status=status_of(error), error=message_of(error))
         self.hub.publish(table_id, message.model_dump_json())
 
     def _announce_computer(self) -> None:
         """The computer got ready (or failed to): every open table's pages see it."""
-        for table_id in self.hub.tables():
-            try:
-                table = self.tables.get(table_id)
-            except Exception:  # a table that no longer loads is reported when it is opened
-                continue
-            self.hub.publish(table_id, self.state_message(table))
+        self.store_thread.post(lambda: self._announce(targets_only=False), "telling pages of the computer")
 
     def _announce_target_progress(self) -> None:
         """The target computer's futures are further along: the pages of tables with a target seat
         see how far (the others have nothing to wait for)."""
+        self.store_thread.post(lambda: self._announce(targets_only=True), "telling pages of the futures")
+
+    def _announce(self, *, targets_only: bool) -> None:  # on the store thread
         for table_id in self.hub.tables():
             try:
                 table = self.tables.get(table_id)
             except Exception:  # a table that no longer loads is reported when it is opened
                 continue
-            if self._readiness_of(table) is self.target_readiness:
-                self.hub.publish(table_id, self.state_message(table))
+            if not targets_only or self._readiness_of(table) is self.target_readiness:
+                self.on_loop(self.hub.publish, table_id, self.state_message(table))
 
     # --- the computer -------------------------------------------------------------------
 
     def follow(self, table: Table) -> Table:
-        """A table someone looked at: if a computer has the turn (after a restart, say), it plays."""
-        self.turns.follow(table)
+        """A table someone looked at: if a computer has the turn (after a restart, say), it plays
+        (its turns are the event loop's: started there, once the work asking this is done)."""
+        self.on_loop(self.turns.follow, table)
         return table
 
     async def advisor(self, table: Table) -> Advisor:
         """The advisor; if it has to be loaded first, the table's pages are told it is getting ready."""
         if self.readiness.state != "ready":
             self.readiness.start()
-            self.hub.publish(table.id, self.state_message(table))
+            self.hub.publish(table.id, await self.run(lambda: self.state_message(table)))
         return await self.readiness.advisor()
 
     # --- the server's life --------------------------------------------------------------
@@ -292,6 +328,9 @@ class WebService:
             self.target_readiness.start()
         if self.stores.get().shared:
             self._start_sharing()
+        self.store_thread.post(self._resume, "resuming the computers' games")
+
+    def _resume(self) -> None:  # on the store thread
         try:
             waiting = self.tables.unfinished()
         except Exception:
@@ -303,12 +342,21 @@ class WebService:
                 continue  # a game that no longer loads is reported when someone opens it
 
     async def stop(self) -> None:
+        """Stop serving: the pages are closed and the store let go, within a few seconds even if
+        the store no longer answers (what its thread was doing then is given up)."""
         if self._sweeping is not None:
             self._sweeping.cancel()
         if self._listener is not None:
             self._listener.stop()
         self.turns.stop()
         await self.hub.close()
+        closing = self.store_thread.submit(self._close_store)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(asyncio.wrap_future(closing), STOP_SECONDS)
+        self.store_thread.stop()
+
+    def _close_store(self) -> None:  # on the store thread, whose storage is its own
+        self.claims.close()
         self.stores.close()
 
     # --- other processes on the same store (PostgreSQL) -----------------------------------
@@ -320,23 +368,21 @@ class WebService:
             # A copy held here that another process moved on is read again before its next use.
             self.tables.heard(game_id, version)
             # This process's own changes come back too, mostly after their pages were told: those
-            # are let go here rather than waking the event loop for nothing. (Only reads of dicts
-            # the loop writes; whatever passes is looked at again on the loop.)
+            # are let go here rather than queued for the store thread for nothing. (Only reads of
+            # dicts that thread writes; whatever passes is looked at again there.)
             table_id = self.tables.table_of(game_id)
             known = None if table_id is None else self._told.get(table_id)
             if table_id is None or (known is not None and known[0] >= version):
                 return
-            with contextlib.suppress(RuntimeError):  # the loop closed: nothing left to tell
-                loop.call_soon_threadsafe(self._heard, game_id, version)
+            self.store_thread.post(lambda: self._heard(game_id, version), "telling pages of a change")
 
         def listening() -> None:  # on the listener's thread, each time it (re)connects
-            with contextlib.suppress(RuntimeError):
-                loop.call_soon_threadsafe(self._catch_up_all)
+            self.store_thread.post(self._catch_up_all, "catching up with the store")
 
         self._listener = self.stores.get().listen(heard, listening)
         self._sweeping = loop.create_task(self._sweep(), name="computer sweep")
 
-    def _heard(self, game_id: int, version: int) -> None:
+    def _heard(self, game_id: int, version: int) -> None:  # on the store thread
         """Another process (or this one) kept ``version`` of a saved game: tell this process's pages."""
         table_id = self.tables.table_of(game_id)
         if table_id is None or not self.hub.pages(table_id):
@@ -355,7 +401,7 @@ class WebService:
         if known is not None and known[0] >= table.version:
             return
         if known is None or known[1] > len(table.session.game.history):
-            self.hub.publish(table_id, self.state_message(table))
+            self.on_loop(self.hub.publish, table_id, self.state_message(table))
         else:
             self._publish(Change(table, known[0], table.session.story(known[1])))
 
@@ -366,20 +412,33 @@ class WebService:
 
     async def _sweep(self) -> None:
         """Every :data:`SWEEP_SECONDS`, take over the computers of games that nobody plays: a game
-        whose computer has the turn and whose claim is free (the process playing it ended)."""
+        whose computer has the turn and whose claim is free (the process playing it ended).
+        A store that fails is told to the log once, not at every sweep, until it answers again."""
+        failing = False
         while True:
             await asyncio.sleep(SWEEP_SECONDS)
             try:
-                self.sweep()
+                # Background work: waited for as long as it takes (no page waits for it).
+                unplayed = await asyncio.wrap_future(self.store_thread.submit(self.unplayed))
             except Exception as error:  # the store's trouble: try again at the next sweep
-                log.warning("the sweep for computers to play failed: %s", error)
+                if not failing:
+                    log.warning("the sweep for computers to play failed (tried again quietly): %s", error)
+                failing = True
+                continue
+            if failing:
+                log.warning("the sweep for computers to play works again")
+                failing = False
+            for table in unplayed:
+                self.turns.follow(table)
 
-    def sweep(self) -> None:
+    def unplayed(self) -> list[Table]:  # on the store thread
+        """The tables whose computer has the turn and that no process plays (their claim is free)."""
         candidates = self.tables.with_computers()
         alive = {table_id for table_id, _, _ in candidates}
         for table_id in list(self._persons_turn):
             if table_id not in alive:
                 del self._persons_turn[table_id]
+        found = []
         for table_id, saved_id, version in candidates:
             if self.turns.playing(table_id) or self._persons_turn.get(table_id) == version:
                 continue
@@ -388,9 +447,9 @@ class WebService:
             try:
                 table = self.tables.get(table_id)
                 if table.session.is_computer_turn:
-                    self.turns.follow(table)  # its play holds the claim on until the computer's turn ends
+                    found.append(table)  # its play claims the game again, on the loop, in a moment
                 else:
                     self._persons_turn[table_id] = table.version
             finally:
-                if not self.turns.playing(table_id):
-                    self.claims.release(saved_id)
+                self.claims.release(saved_id)
+        return found

@@ -10,7 +10,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from kismet_dice.game import HouseRules, Roll, Score
 from kismet_dice.rules import IllegalAction
-from kismet_dice.session import Seat, Setup
+from kismet_dice.session import HallAdvice, Seat, Setup
 from kismet_dice.strategy import proficiency
 from kismet_dice.web.deps import SeatToken, Service
 from kismet_dice.web.errors import RESPONSES, message_of, status_of, validation_message
@@ -48,11 +48,13 @@ PAGE_MESSAGE: TypeAdapter[RollMessage | ScoreMessage | SyncMessage | HelloMessag
 async def new_game(request: NewGameRequest, service: Service) -> NewGame:
     """Set up a game: the dice decide who begins; the answer holds each seat's invitation link."""
     seats = tuple(Seat(seat.name, seat.computer) for seat in request.players)
-    return set_up(service, Setup(seats, HouseRules(zero_kismet_counts=request.zero_kismet_counts)))
+    setup = Setup(seats, HouseRules(zero_kismet_counts=request.zero_kismet_counts))
+    return await service.run(lambda: set_up(service, setup))
 
 
 def set_up(service: WebService, setup: Setup) -> NewGame:
-    """A new game of ``setup``: its id, its plain link, one invitation link per person's seat."""
+    """A new game of ``setup``: its id, its plain link, one invitation link per person's seat
+    (on the store thread)."""
     created = service.tables.create(setup)
     table = created.table
     answer = NewGame(
@@ -82,29 +84,41 @@ def _game_answer(game_json: bytes) -> Response:
 @router.get("/{table_id}", response_model=GameView)
 async def show_game(table_id: str, service: Service) -> Response:
     """The game as it stands."""
-    return _game_answer(service.view_json(service.follow(service.tables.get(table_id))))
+    return _game_answer(
+        await service.run(lambda: service.view_json(service.follow(service.tables.get(table_id))))
+    )
 
 
 @router.get("/{table_id}/seat")
 async def seat(table_id: str, service: Service, token: SeatToken = None) -> SeatView:
     """The seat a seat token plays."""
-    table = service.tables.get(table_id)
-    number = table.seat_of(token)
-    return SeatView(seat=number, name=table.session.game.names[number])
+
+    def work() -> SeatView:
+        table = service.tables.get(table_id)
+        number = table.seat_of(token)
+        return SeatView(seat=number, name=table.session.game.names[number])
+
+    return await service.run(work)
 
 
 @router.post("/{table_id}/roll", dependencies=[ACTION], responses=TOO_MANY, response_model=GameView)
 async def roll(table_id: str, request: RollRequest, service: Service, token: SeatToken = None) -> Response:
     """Roll every die not held, for the seat whose turn it is."""
-    change = service.tables.act(table_id, token, Roll(tuple(request.hold)))
-    return _game_answer(service.view_json(change.table))
+    action = Roll(tuple(request.hold))
+    return _game_answer(
+        await service.run(lambda: service.view_json(service.tables.act(table_id, token, action).table))
+    )
 
 
 @router.post("/{table_id}/score", dependencies=[ACTION], responses=TOO_MANY, response_model=GameView)
 async def score(table_id: str, request: ScoreRequest, service: Service, token: SeatToken = None) -> Response:
     """Enter the dice in a box, ending the turn."""
-    change = service.tables.act(table_id, token, Score(request.box))
-    return _game_answer(service.view_json(service.follow(change.table)))
+    action = Score(request.box)
+    return _game_answer(
+        await service.run(
+            lambda: service.view_json(service.follow(service.tables.act(table_id, token, action).table))
+        )
+    )
 
 
 @router.post("/{table_id}/advice", dependencies=[ACTION], responses=TOO_MANY)
@@ -132,25 +146,33 @@ async def advice_chances(table_id: str, service: Service, token: SeatToken = Non
 
 
 async def _advice(table_id: str, service: Service, token: str | None, *, work_out: bool) -> Advice:
-    advisor = await service.advisor(service.tables.check_advice(table_id, token))
-    change, options = service.tables.advise(table_id, token, advisor)
-    table = change.table
-    hall = table.session.hall_advice(table.seat_of(token), options, service.hall_chances)
+    advisor = await service.advisor(await service.run(lambda: service.tables.check_advice(table_id, token)))
+
+    def advise() -> tuple[HallAdvice, GameView]:
+        change, options = service.tables.advise(table_id, token, advisor)
+        table = change.table
+        return table.session.hall_advice(table.seat_of(token), options, service.hall_chances), service.view(
+            table
+        )
+
+    hall, game = await service.run(advise)
     if work_out and hall.pending:
-        # A pass over the sheet's futures: off the event loop, which serves every other table meanwhile.
+        # A pass over the sheet's futures: in a thread of its own, so neither the event loop nor
+        # the store thread waits for it.
         hall = await asyncio.to_thread(service.hall_chances.work_out, hall, advisor)
-    return Advice(options=advice_options(hall), hall=hall_chances_view(hall), game=service.view(table))
+    return Advice(options=advice_options(hall), hall=hall_chances_view(hall), game=game)
 
 
 @router.get("/{table_id}/proficiency")
 async def how_well(table_id: str, service: Service) -> ProficiencyView:
     """Once the game is over: each player's expected points lost against perfect play, and the
     choices that cost most. Anyone with the game's link may ask."""
-    table = service.tables.get(table_id)
+    table = await service.run(lambda: service.tables.get(table_id))
     if not table.session.game.is_over:
         raise IllegalAction("how well everyone played is shown once the game is over")
     advisor = await service.advisor(table)
-    return proficiency_view(table, proficiency(table.session.game, advisor))
+    # A finished game no longer changes: read here, off the store thread, as long as it takes.
+    return await asyncio.to_thread(lambda: proficiency_view(table, proficiency(table.session.game, advisor)))
 
 
 @router.post("/{table_id}/hall", dependencies=[ACTION], responses=TOO_MANY)
@@ -159,12 +181,16 @@ async def enter_hall(
 ) -> HallAnswer:
     """Answer the Hall of Fame prompt for your seat once the game is over. The entry is null if
     you declined, or if meanwhile the total no longer makes the list (``told`` says which)."""
-    change, outcome = service.tables.answer_hall(table_id, token, request.name)
-    return HallAnswer(
-        entry=None if outcome.entry is None else hall_entry_view(outcome.entry),
-        told=list(outcome.told),
-        game=service.view(change.table),
-    )
+
+    def work() -> HallAnswer:
+        change, outcome = service.tables.answer_hall(table_id, token, request.name)
+        return HallAnswer(
+            entry=None if outcome.entry is None else hall_entry_view(outcome.entry),
+            told=list(outcome.told),
+            game=service.view(change.table),
+        )
+
+    return await service.run(work)
 
 
 # --- the live pages ---------------------------------------------------------------------------
@@ -181,8 +207,8 @@ async def live(socket: WebSocket, table_id: str, service: Service) -> None:
     # Actions sent over the socket count against the client's rate like those sent by POST.
     limiter, client = limiter_of(socket), client_of(socket)
     try:
-        table = service.tables.get(table_id)
-        page = service.hub.join(table.id, socket)
+        table = await service.run(lambda: service.tables.get(table_id))
+        page = service.hub.join(table.id, socket, client)
     except Refused as refused:
         await socket.close(code=refused.code, reason=str(refused)[:120])
         return
@@ -191,13 +217,12 @@ async def live(socket: WebSocket, table_id: str, service: Service) -> None:
         await socket.close(code=POLICY)
         return
     try:
-        service.follow(table)
-        service.hub.send(page, service.state_message(table))
+        service.hub.send(page, await service.run(lambda: service.state_message(service.follow(table))))
         while True:
             incoming = await socket.receive()
             if incoming["type"] == "websocket.disconnect":
                 return
-            refusal = _act(service, page, table_id, incoming.get("text"), (limiter, client))
+            refusal = await _act(service, page, table_id, incoming.get("text"), (limiter, client))
             if refusal is not None:
                 service.hub.send(page, _error(*refusal))
     except (WebSocketDisconnect, asyncio.CancelledError):
@@ -212,7 +237,7 @@ async def live(socket: WebSocket, table_id: str, service: Service) -> None:
                 await asyncio.wait_for(socket.close(code=1013, reason=page.closing[:120]), 1.0)
 
 
-def _act(
+async def _act(
     service: Service, page: Page, table_id: str, text: str | None, limits: tuple[Limiter, str]
 ) -> tuple[int, str] | None:
     """Carry out one message from a page; the refusal (status, words) if it is refused.
@@ -227,18 +252,24 @@ def _act(
         return validation_message(error)
     try:
         if isinstance(message, SyncMessage):
-            service.hub.send(page, service.state_message(service.tables.get(table_id)))
+            service.hub.send(
+                page, await service.run(lambda: service.state_message(service.tables.get(table_id)))
+            )
         elif isinstance(message, HelloMessage):
             # Checked against the seat's digest like any action: a page cannot claim a seat it lacks.
-            page.seat = service.tables.get(table_id).seat_of(message.token)
+            token = message.token
+            page.seat = await service.run(lambda: service.tables.get(table_id).seat_of(token))
             service.tell_presence(table_id)
         elif isinstance(message, RollMessage):
             limits[0].action(limits[1])
-            service.tables.act(table_id, message.token, Roll(tuple(message.hold)))
+            roll = Roll(tuple(message.hold))
+            await service.run(lambda: service.tables.act(table_id, message.token, roll))
         else:
             limits[0].action(limits[1])
-            change = service.tables.act(table_id, message.token, Score(message.box))
-            service.follow(change.table)
+            score = Score(message.box)
+            await service.run(
+                lambda: service.follow(service.tables.act(table_id, message.token, score).table)
+            )
     except Exception as error:
         status = status_of(error)
         if status == 500:

@@ -15,4 +15,4 @@ router = APIRouter(prefix="/api/hall", tags=["hall of fame"], responses={503: RE
 @router.get("")
 async def hall(service: Service) -> list[HallEntryView]:
     """The Hall of Fame: the ten best game totals, best first."""
-    return hall_view(service.tables.hall())
+    return hall_view(await service.run(service.tables.hall))

@@ -13,6 +13,7 @@ from kismet_dice.rules import IllegalAction
 from kismet_dice.session import Setup
 from kismet_dice.web.deps import SeatToken, Service
 from kismet_dice.web.errors import RESPONSES
+from kismet_dice.web.ratelimit import NEW_GAME, TOO_MANY
 from kismet_dice.web.routers.games import set_up
 from kismet_dice.web.schemas import AgainMessage, NewGame, QrRequest
 
@@ -45,18 +46,23 @@ async def qr(request: QrRequest) -> Response:
     return Response(qr_svg(request.link), media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
 
 
-@router.post("/api/games/{table_id}/again", status_code=201)
+# A new game like any other: it counts against the address's rate of new games.
+@router.post("/api/games/{table_id}/again", status_code=201, dependencies=[NEW_GAME], responses=TOO_MANY)
 async def again(table_id: str, service: Service, token: SeatToken = None) -> NewGame:
     """Once a game is over, a seat of it starts a new game with the same players and house rule.
     The answer holds the new seat links (for whoever asked, to pass on); every page of the old
     game is told where to watch the new one."""
-    table = service.tables.get(table_id)
-    table.seat_of(token)
-    session = table.session
-    if not session.game.is_over:
-        raise IllegalAction("a new game with the same players is started once this one is over")
-    answer = set_up(service, Setup(session.seats, session.game.house_rules))
-    service.hub.publish(table.id, AgainMessage(watch_link=answer.watch_link).model_dump_json())
+
+    def work() -> NewGame:
+        table = service.tables.get(table_id)
+        table.seat_of(token)
+        session = table.session
+        if not session.game.is_over:
+            raise IllegalAction("a new game with the same players is started once this one is over")
+        return set_up(service, Setup(session.seats, session.game.house_rules))
+
+    answer = await service.run(work)
+    service.hub.publish(table_id, AgainMessage(watch_link=answer.watch_link).model_dump_json())
     return answer
 
 

@@ -38,9 +38,9 @@ async def player_page(name: str) -> HTMLResponse:
 
 
 async def _statistics(service: WebService) -> Statistics:
-    # The store is read on the loop, as every route reads it (a SQLite store serves its own
-    # thread); replaying the games, which takes longer, runs in a worker thread.
-    games = service.stores.get().finished.all()
+    # The store is read on the store thread, as every route reads it (a SQLite store serves its
+    # own thread); replaying the games, which takes longer, runs in a worker thread.
+    games = await service.run(lambda: service.stores.get().finished.all())
     return await asyncio.to_thread(statistics, games)
 
 

@@ -1,0 +1,116 @@
+"""A site's PostgreSQL that stops answering or goes down, under a real ``kismet serve`` process:
+the server goes on serving everything that needs no store, answers every action 503 (and changes
+nothing), comes back by itself with the database, and stops at once when told.
+
+The clients' timeouts below are guards against a server that hangs (the fault these tests are
+about), not measures of its speed: its own deadline is two seconds.
+"""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx2
+import pytest
+
+from tests.support.postgres import Cluster
+from tests.support.processes import Server
+from tests.support.web import seat
+
+GUARD_SECONDS = 8.0
+"""A client's longest wait for an answer: four times the server's deadline for the store."""
+RECOVERY_SECONDS = 60.0
+"""The longest the server may take to use the database again once it is back (its connection
+pool tries to connect again at growing intervals)."""
+
+
+@pytest.fixture
+def site(tmp_path: Path, postgres_url: str) -> Iterator[Server]:
+    server = Server(tmp_path, "--database", postgres_url)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def solo_game(server: Server) -> tuple[str, str]:
+    """A one-player game on ``server``: its id and the seat's token."""
+    created = server.http.post("/api/games", json={"players": [{"name": "Ann"}]})
+    assert created.status_code == 201, created.text
+    body: dict[str, Any] = created.json()
+    return body["id"], body["invitations"][0]["link"].split("#seat=", 1)[1]
+
+
+def once_answered(client: httpx2.Client, method: str, address: str, **request: Any) -> httpx2.Response:
+    """The first answer that is not a 503, asked every half second once the database is back."""
+    deadline = time.monotonic() + RECOVERY_SECONDS
+    while True:
+        answer = client.request(method, address, **request)
+        if answer.status_code != 503 or time.monotonic() > deadline:
+            return answer
+        time.sleep(0.5)
+
+
+def answers_without_the_store(client: httpx2.Client) -> None:
+    """The pages, the page's files and the limits answer as usual."""
+    for address in ("/api/limits", "/", "/static/main.js", "/rules"):
+        assert client.get(address).status_code == 200, address
+
+
+def test_a_database_that_stops_answering_leaves_the_pages_served_and_actions_refused(
+    site: Server, postgres_cluster: Cluster
+) -> None:
+    game_id, token = solo_game(site)
+    client = httpx2.Client(base_url=site.url, timeout=GUARD_SECONDS)
+    with postgres_cluster.paused():
+        answers_without_the_store(client)
+        rolled = client.post(f"/api/games/{game_id}/roll", json={}, headers=seat(token))
+        assert rolled.status_code == 503
+        assert "did not answer" in rolled.json()["error"]
+        # Asked again while the first is still stuck in the store: refused too, not queued for good.
+        assert client.get(f"/api/games/{game_id}").status_code == 503
+        assert client.post(f"/api/games/{game_id}/roll", json={}, headers=seat(token)).status_code == 503
+        answers_without_the_store(client)
+    # The database answers again, and so does the server: the game is where it was (one roll at
+    # most, the one under way when the database stopped, may have been kept after all).
+    view = once_answered(client, "GET", f"/api/games/{game_id}").json()
+    assert view["rolls_left"] in (3, 2)
+    client.close()
+
+
+def test_a_database_that_goes_down_is_reported_and_the_server_comes_back_with_it(
+    site: Server, postgres_cluster: Cluster
+) -> None:
+    game_id, token = solo_game(site)
+    client = httpx2.Client(base_url=site.url, timeout=GUARD_SECONDS)
+    with postgres_cluster.down():
+        answers_without_the_store(client)
+        rolled = client.post(f"/api/games/{game_id}/roll", json={}, headers=seat(token))
+        assert rolled.status_code == 503
+        assert "Traceback" not in rolled.text and "postgresql://" not in rolled.text
+        assert client.post("/api/games", json={"players": [{"name": "Bob"}]}).status_code == 503
+    rolled = once_answered(client, "POST", f"/api/games/{game_id}/roll", json={}, headers=seat(token))
+    assert rolled.status_code == 200, rolled.text
+    assert rolled.json()["rolls_left"] == 2  # the refused roll rolled nothing
+    client.close()
+
+
+def test_a_server_whose_database_stopped_answering_ends_at_once_on_sigterm(
+    site: Server, postgres_cluster: Cluster
+) -> None:
+    game_id, token = solo_game(site)
+    with postgres_cluster.paused():
+        client = httpx2.Client(base_url=site.url, timeout=GUARD_SECONDS)
+        # A request stuck in the store, and the store thread with it.
+        assert client.post(f"/api/games/{game_id}/roll", json={}, headers=seat(token)).status_code == 503
+        client.close()
+        site.process.send_signal(signal.SIGTERM)
+        try:
+            site.process.wait(timeout=GUARD_SECONDS)
+        except subprocess.TimeoutExpired:
+            pytest.fail("the server did not end on SIGTERM while its database did not answer")
