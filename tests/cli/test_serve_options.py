@@ -5,20 +5,24 @@ from __future__ import annotations
 import pytest
 
 from kismet_dice.cli import build_parser, main
-from kismet_dice.cli.serve_guard import protections, uvicorn_options
+from kismet_dice.cli.serve_guard import GRACEFUL_SECONDS, protections, uvicorn_options
+from kismet_dice.web.connections import GuardedHttp
 from kismet_dice.web.guard import Protections
 from kismet_dice.web.ratelimit import Rate
 
 
 def test_without_options_a_server_has_the_default_protections() -> None:
     options = build_parser().parse_args(["serve"])
-    assert protections(options) == Protections()
+    # The Host is always checked: addresses and this machine's names only, when no name is given.
+    assert protections(options) == Protections(allow_hosts=())
     assert uvicorn_options(options, Protections()) == {
         "limit_concurrency": Protections().limit_concurrency,
         "proxy_headers": True,
         "forwarded_allow_ips": None,
         "access_log": False,
         "ws_per_message_deflate": False,
+        "timeout_graceful_shutdown": GRACEFUL_SECONDS,
+        "http": GuardedHttp,
     }
 
 
@@ -35,11 +39,14 @@ def test_the_options_set_the_origins_rates_limit_and_expiry() -> None:
             "--no-proxy-headers",
             "--forwarded-allow-ips=10.0.0.2",
             "--access-log",
+            "--allow-host=kismet.example",
+            "--allow-host=*.kismet.example",
         ]
     )
     chosen = protections(options)
     assert chosen == Protections(
         allow_origins=("https://a.example", "https://b.example:8443"),
+        allow_hosts=("kismet.example", "*.kismet.example"),
         rate_games=Rate(5, 3600.0),
         rate_actions=None,
         limit_concurrency=50,
@@ -51,6 +58,8 @@ def test_the_options_set_the_origins_rates_limit_and_expiry() -> None:
         "forwarded_allow_ips": "10.0.0.2",
         "access_log": True,
         "ws_per_message_deflate": False,
+        "timeout_graceful_shutdown": GRACEFUL_SECONDS,
+        "http": GuardedHttp,
     }
 
 
@@ -72,6 +81,7 @@ def test_the_help_names_the_defaults_the_server_has(capsys: pytest.CaptureFixtur
         ("--allow-origin=a.example", "an origin is like https://kismet.example"),
         ("--expire-days=-1", "games expire after 0 (never)"),
         ("--limit-concurrency=0", "the concurrency limit is at least 1"),
+        ("--allow-host=https://kismet.example", "a host name is like kismet.example"),
     ],
 )
 def test_a_wrong_option_stops_the_server_with_one_line(

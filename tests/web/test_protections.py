@@ -267,6 +267,41 @@ def test_no_rate_limit_when_the_rates_are_off(tmp_path: Path) -> None:
         assert {web.post("/api/games", json=PLAYERS).status_code for _ in range(15)} == {201}
 
 
+# --- the host a request names ------------------------------------------------------------------
+
+
+def test_a_request_naming_another_host_is_refused_and_addresses_and_given_names_are_served(
+    tmp_path: Path,
+) -> None:
+    with protected(tmp_path, allow_hosts=("kismet.example",)) as web:
+        rebound = web.get("/api/limits", headers={"host": "evil.example:8000"})
+        assert rebound.status_code == 400
+        assert rebound.json() == {"error": "this server does not answer for 'evil.example'"}
+        refused = web.post("/api/games", json=PLAYERS, headers={"host": "evil.example"})
+        assert refused.status_code == 400
+        # Nothing was created.
+        assert web.get("/api/hall", headers={"host": "kismet.example"}).json() == []
+        for host in ("kismet.example", "KISMET.example:443", "127.0.0.1:8000", "[::1]:8000", "localhost"):
+            assert web.get("/api/limits", headers={"host": host}).status_code == 200, host
+
+
+def test_a_websocket_naming_another_host_is_closed_with_1008_and_a_reason(tmp_path: Path) -> None:
+    with protected(tmp_path, allow_hosts=()) as web:
+        created = web.post("/api/games", json=PLAYERS, headers={"host": "127.0.0.1"}).json()
+        live = f"/api/games/{created['id']}/live"
+        with (
+            web.websocket_connect(live) as socket,
+            pytest.raises(WebSocketDisconnect) as closed,
+        ):  # Host: testserver
+            socket.receive_json()
+        assert closed.value.code == 1008 and "does not answer for 'testserver'" in closed.value.reason
+
+
+def test_a_host_name_that_is_not_one_is_refused_as_a_setting() -> None:
+    with pytest.raises(ValueError, match="a host name is like"):
+        Protections(allow_hosts=("https://kismet.example",))
+
+
 # --- what the server says of itself ---------------------------------------------------------
 
 

@@ -57,9 +57,14 @@ def test_every_page_has_no_serious_accessibility_violation(
 
 
 def bottom(page: Page, selector: str) -> float:
-    box = page.locator(selector).bounding_box()
-    assert box is not None
-    return float(box["y"] + box["height"])
+    # The table is drawn again at each message from the server (the game, then who is here): an
+    # element replaced just as it is measured has no box, so it is looked up again.
+    for _ in range(50):
+        box = page.locator(selector).bounding_box()
+        if box is not None:
+            return float(box["y"] + box["height"])
+        page.wait_for_timeout(100)
+    raise AssertionError(f"{selector} is not shown")
 
 
 @pytest.mark.parametrize(

@@ -30,6 +30,14 @@ def register(serve: Any) -> None:
         "repeatable",
     )
     site.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a name this server is reached by (kismet.example, *.example, or * for any), besides its "
+        "addresses and this machine's own names; requests naming another are refused; repeatable",
+    )
+    site.add_argument(
         "--rate-games",
         metavar="RATE",
         help="new games per client address, like 10/min, 100/hour or off (default 10/min)",
@@ -79,7 +87,10 @@ def protections(options: argparse.Namespace) -> Protections:
     from kismet_dice.web.guard import Protections
     from kismet_dice.web.ratelimit import Rate
 
-    chosen: dict[str, Any] = {"allow_origins": tuple(options.allow_origin)}
+    chosen: dict[str, Any] = {
+        "allow_origins": tuple(options.allow_origin),
+        "allow_hosts": tuple(options.allow_host),
+    }
     try:
         for name in ("rate_games", "rate_actions"):
             if getattr(options, name) is not None:
@@ -95,6 +106,8 @@ def protections(options: argparse.Namespace) -> Protections:
 
 def uvicorn_options(options: argparse.Namespace, protections: Protections) -> dict[str, Any]:
     """What uvicorn is given for a public site."""
+    from kismet_dice.web.connections import GuardedHttp
+
     return {
         "limit_concurrency": protections.limit_concurrency,
         "proxy_headers": options.proxy_headers,
@@ -107,4 +120,7 @@ def uvicorn_options(options: argparse.Namespace, protections: Protections) -> di
         # Stopping waits this long at most for requests under way (each waits for the store two
         # seconds at most) before the connections are closed: SIGTERM ends a server in seconds.
         "timeout_graceful_shutdown": GRACEFUL_SECONDS,
+        # Limits on each connection before a request reaches the app: the head's size and time,
+        # and connections per client address (see kismet_dice.web.connections).
+        "http": GuardedHttp,
     }

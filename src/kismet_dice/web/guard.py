@@ -15,7 +15,7 @@ from fastapi import FastAPI
 
 from kismet_dice.web.live import PAGES
 from kismet_dice.web.ratelimit import Limiter, Rate
-from kismet_dice.web.security import OriginCheck, SecurityHeaders, normal_origin
+from kismet_dice.web.security import HostCheck, OriginCheck, SecurityHeaders, normal_origin
 
 HOUR: Final = 3600.0
 NEW_GAMES: Final = Rate(10, 60.0)
@@ -38,6 +38,9 @@ class Protections:
       reason) is what a page meets first.
     - ``expire_days``: unfinished web games untouched this long are deleted (0: never);
       ``expire_every``: seconds between two looks for them.
+    - ``allow_hosts``: the names (``Host``) a request may be made to besides addresses and this
+      machine's names (``*`` any, ``*.example`` any under it); ``None``: no check (an app made in
+      code; ``kismet serve`` always checks).
     """
 
     allow_origins: tuple[str, ...] = ()
@@ -46,11 +49,15 @@ class Protections:
     limit_concurrency: int = PAGES + 200
     expire_days: float = 30.0
     expire_every: float = HOUR
+    allow_hosts: tuple[str, ...] | None = None
 
     def __post_init__(self) -> None:
         for origin in self.allow_origins:
             if normal_origin(origin) is None:
                 raise ValueError(f"an origin is like https://kismet.example or http://host:8000: {origin!r}")
+        for host in self.allow_hosts or ():
+            if not host or any(mark in host for mark in "/:@ "):
+                raise ValueError(f"a host name is like kismet.example, *.example or *: {host!r}")
         if self.limit_concurrency < 1:
             raise ValueError(f"the concurrency limit is at least 1, not {self.limit_concurrency}")
         if not 0 <= self.expire_days <= 36500:
@@ -76,6 +83,7 @@ class Protections:
                 "limit_concurrency": self.limit_concurrency,
                 "expire_days": self.expire_days,
                 "expire_every": self.expire_every,
+                "allow_hosts": None if self.allow_hosts is None else list(self.allow_hosts),
             }
         )
 
@@ -93,6 +101,7 @@ class Protections:
             limit_concurrency=int(data["limit_concurrency"]),
             expire_days=float(data["expire_days"]),
             expire_every=float(data["expire_every"]),
+            allow_hosts=None if data.get("allow_hosts") is None else tuple(data["allow_hosts"]),
         )
 
 
@@ -108,4 +117,6 @@ def install(app: FastAPI, protections: Protections) -> None:
     app.state.protections = protections
     app.state.limiter = Limiter(protections.rate_games, protections.rate_actions)
     app.add_middleware(OriginCheck, allowed=protections.allow_origins)
+    if protections.allow_hosts is not None:
+        app.add_middleware(HostCheck, allowed=protections.allow_hosts)
     app.add_middleware(SecurityHeaders)

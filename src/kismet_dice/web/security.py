@@ -1,4 +1,5 @@
-"""Security headers on every answer, and the Origin checked on every state-changing request.
+"""Security headers on every answer, the Origin checked on every state-changing request, and
+the Host checked on every request.
 
 Both are plain ASGI middleware: they wrap ``send`` and look at the scope, and never buffer a
 body or run a request in another task (as Starlette's ``BaseHTTPMiddleware`` would).
@@ -14,7 +15,9 @@ another site holds none of them, so the check is a second wall, not the only one
 
 from __future__ import annotations
 
+import ipaddress
 import json
+import socket
 from collections.abc import Iterable
 from typing import Final
 from urllib.parse import urlsplit
@@ -140,6 +143,89 @@ class OriginCheck:
             return
         # Accepted and then closed, so that the page sees the code and the reason (a handshake
         # refused outright reaches a page only as "closed abnormally").
+        if (await receive())["type"] != "websocket.connect":
+            return
+        await send({"type": "websocket.accept"})
+        await send({"type": "websocket.close", "code": POLICY_VIOLATION, "reason": reason})
+
+
+ANY_HOST: Final = "*"
+
+
+def host_name(host: str) -> str:
+    """The name of a ``Host`` header, without its port, in lower case.
+
+    >>> host_name("Kismet.Example:8000"), host_name("[::1]:8000"), host_name("127.0.0.1")
+    ('kismet.example', '::1', '127.0.0.1')
+    """
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host[1:].split("]", 1)[0]
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
+def local_names() -> frozenset[str]:
+    """The names this machine answers to without being told: ``localhost`` and its own name."""
+    own = socket.gethostname().lower()
+    return frozenset({"localhost", own, f"{own}.local"})
+
+
+def host_admitted(name: str, allowed: Iterable[str], local: Iterable[str] = ("localhost",)) -> bool:
+    """Whether a request naming ``name`` (see :func:`host_name`) is for this server: an address
+    (nothing to rebind), a ``local`` name (``*.localhost`` too), or one of ``allowed`` (``*`` any
+    name, ``*.example`` any name under it).
+
+    >>> host_admitted("192.168.1.20", ()), host_admitted("::1", ()), host_admitted("localhost", ())
+    (True, True, True)
+    >>> host_admitted("evil.example", ()), host_admitted("kismet.example", ("kismet.example",))
+    (False, True)
+    >>> host_admitted("a.kismet.example", ("*.kismet.example",)), host_admitted("x", ("*",))
+    (True, True)
+    """
+    try:
+        ipaddress.ip_address(name)
+        return True
+    except ValueError:
+        pass
+    if name in local or name.endswith(".localhost"):
+        return True
+    for pattern in allowed:
+        pattern = pattern.lower()
+        if pattern in (ANY_HOST, name):
+            return True
+        if pattern.startswith("*.") and name.endswith(pattern[1:]):
+            return True
+    return False
+
+
+class HostCheck:
+    """Refuse a request whose ``Host`` names a server other than this one (400 with a JSON error,
+    a WebSocket closed with code 1008).
+
+    Another site's page could otherwise reach a server on a player's own machine or network: its
+    name made to point at this server's address (DNS rebinding), its requests would carry its own
+    name, and the Origin check would take them for this server's own pages. Addresses, this
+    machine's names and the names given (``--allow-host``) are admitted; a request with no
+    ``Host`` (HTTP/1.0) comes from a program, not a browser, and is let through.
+    """
+
+    def __init__(self, app: ASGIApp, allowed: Iterable[str] = ()) -> None:
+        self._app = app
+        self._allowed = tuple(allowed)
+        self._local = local_names()
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        host = _header(scope, b"host") if scope["type"] in ("http", "websocket") else None
+        if host is None or host_admitted(host_name(host), self._allowed, self._local):
+            await self._app(scope, receive, send)
+            return
+        reason = f"this server does not answer for {host_name(host)[:60]!r}"
+        if scope["type"] == "http":
+            body = json.dumps({"error": reason}).encode()
+            headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+            await send({"type": "http.response.start", "status": 400, "headers": headers})
+            await send({"type": "http.response.body", "body": body})
+            return
         if (await receive())["type"] != "websocket.connect":
             return
         await send({"type": "websocket.accept"})
