@@ -50,6 +50,19 @@ def test_the_api_gives_the_figures_of_people_as_the_command_does(tmp_path: Path,
     assert nobody.json() == {"error": "Zed has no finished games here"}
 
 
+def test_a_name_with_a_slash_has_its_figures_chart_and_page_at_its_encoded_link(tmp_path: Path) -> None:
+    with Storage.open(tmp_path) as storage:
+        store_game(storage, [("AC/DC", [6, 6, 6, 6, 5], TOP_DOWN)])
+    with client(tmp_path, QueuedDice()) as web:
+        figures = web.get("/api/stats/AC%2FDC")  # as the page's links write it
+        chart = web.get("/api/stats/AC%2FDC/chart/totals.svg")
+        page = web.get("/stats/AC%2FDC")
+    assert figures.status_code == 200
+    assert [player["name"] for player in figures.json()["players"]] == ["AC/DC"]
+    assert chart.status_code == 200 and chart.headers["content-type"].startswith("image/svg+xml")
+    assert page.status_code == 200 and "<title>Statistics · Kismet</title>" in page.text
+
+
 @pytest.mark.parametrize("kind", ["totals", "time", "boxes"])
 def test_a_chart_is_svg_with_the_references_of_perfect_play(
     tmp_path: Path, totals: list[int], computer: Computer, kind: str

@@ -32,7 +32,9 @@ async def stats_page() -> HTMLResponse:
     return HTMLResponse(index_page("Statistics"))
 
 
-@router.get("/stats/{name}", include_in_schema=False)
+# A name may hold "/" (a page's link encodes it as %2F, which the server reads as "/" again): the
+# routes of a name take the rest of the path, and the chart's route, being longer, comes first.
+@router.get("/stats/{name:path}", include_in_schema=False)
 async def player_page(name: str) -> HTMLResponse:
     return HTMLResponse(index_page("Statistics"))
 
@@ -57,7 +59,19 @@ async def _player(service: WebService, name: str) -> PlayerStatistics:
     return found
 
 
-@router.get("/api/stats/{name}", responses={404: RESPONSES[404]})
+@router.get(
+    "/api/stats/{name:path}/chart/{kind}.svg",
+    response_class=Response,
+    responses={200: {"content": {SVG_TYPE: {}}}, 404: RESPONSES[404]},
+)
+async def player_chart(name: str, kind: ChartKind, service: Service) -> Response:
+    """One of ``name``'s charts as SVG: ``totals``, ``time`` or ``boxes``."""
+    player = await _player(service, name)
+    found = await asyncio.to_thread(_reference, service)
+    return Response(chart_svg(kind, player, found), media_type=SVG_TYPE)
+
+
+@router.get("/api/stats/{name:path}", responses={404: RESPONSES[404]})
 async def player_stats(name: str, service: Service) -> dict[str, Any]:
     """One name's figures (exactly as written): ``{"players": [{...}]}``; 404 if it has no finished game."""
     return {"players": [(await _player(service, name)).as_json()]}
@@ -71,15 +85,3 @@ def _reference(service: WebService) -> Reference | None:
         return reference(service.computer.advisor().table)
     except ComputerUnavailable:
         return None
-
-
-@router.get(
-    "/api/stats/{name}/chart/{kind}.svg",
-    response_class=Response,
-    responses={200: {"content": {SVG_TYPE: {}}}, 404: RESPONSES[404]},
-)
-async def player_chart(name: str, kind: ChartKind, service: Service) -> Response:
-    """One of ``name``'s charts as SVG: ``totals``, ``time`` or ``boxes``."""
-    player = await _player(service, name)
-    found = await asyncio.to_thread(_reference, service)
-    return Response(chart_svg(kind, player, found), media_type=SVG_TYPE)
