@@ -8,6 +8,8 @@ about), not measures of its speed: its own deadline is two seconds.
 
 from __future__ import annotations
 
+import logging
+import random
 import signal
 import subprocess
 import time
@@ -16,8 +18,11 @@ from pathlib import Path
 from typing import Any
 
 import httpx2
+import psycopg
 import pytest
+from fastapi.testclient import TestClient
 
+from kismet_dice.web import create_app
 from tests.support.postgres import Cluster
 from tests.support.processes import Server
 from tests.support.web import seat
@@ -114,3 +119,37 @@ def test_a_server_whose_database_stopped_answering_ends_at_once_on_sigterm(
             site.process.wait(timeout=GUARD_SECONDS)
         except subprocess.TimeoutExpired:
             pytest.fail("the server did not end on SIGTERM while its database did not answer")
+
+
+DISK_FULL = """
+CREATE FUNCTION disk_full() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    RAISE EXCEPTION 'could not extend file: No space left on device' USING ERRCODE = 'disk_full';
+END $$;
+CREATE TRIGGER disk_full BEFORE UPDATE ON saved_game FOR EACH ROW EXECUTE FUNCTION disk_full();
+"""
+
+
+def test_a_computer_whose_moves_cannot_be_kept_rests_and_says_so_once_a_rest_not_at_every_look(
+    tmp_path: Path, postgres_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    app = create_app(tmp_path, random.Random(3), pace=0.2, database=postgres_url)
+    with TestClient(app) as web, psycopg.connect(postgres_url, autocommit=True) as admin:
+        players = [{"name": "Hal", "computer": "easy"}, {"name": "Eve", "computer": "easy"}]
+        game_id = web.post("/api/games", json={"players": players}).json()["id"]
+        admin.execute(DISK_FULL.encode())  # PostgreSQL's own error for a full disk, at every save
+        caplog.set_level(logging.WARNING, logger="kismet_dice.web.computer")
+        stuck = web.get(f"/api/games/{game_id}").json()
+        looked_until = time.monotonic() + 3.0
+        while time.monotonic() < looked_until:  # a page looking again and again
+            assert web.get(f"/api/games/{game_id}").json()["version"] == stuck["version"]
+            time.sleep(0.05)
+        told = [record for record in caplog.records if "stopped playing" in record.getMessage()]
+        # Rests of 1 s, then 2 s: two or three tries in those 3 seconds, not one per look.
+        assert 1 <= len(told) <= 3
+        assert told[0].getMessage().endswith("the disk holding the game store is full")
+        admin.execute(b"DROP TRIGGER disk_full ON saved_game")
+        deadline = time.monotonic() + RECOVERY_SECONDS
+        while web.get(f"/api/games/{game_id}").json()["version"] == stuck["version"]:
+            assert time.monotonic() < deadline, "the computer did not play again"
+            time.sleep(0.2)

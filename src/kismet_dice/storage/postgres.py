@@ -456,10 +456,11 @@ def _storage_error(where: str, secret: str | None, error: Exception) -> StorageE
     detail = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
     if secret:
         detail = detail.replace(secret, "***")
-    if isinstance(error, psycopg.OperationalError) and not isinstance(error, psycopg.errors.QueryCanceled):
-        return StorageError(f"cannot reach {where}: {detail}", public="the game store cannot be reached")
+    # A full disk first: psycopg counts it among the operational errors, with a lost connection.
     if isinstance(error, psycopg.errors.DiskFull):
         return StorageError(f"cannot use {where}: {detail}", public="the disk holding the game store is full")
+    if isinstance(error, psycopg.OperationalError) and not isinstance(error, psycopg.errors.QueryCanceled):
+        return StorageError(f"cannot reach {where}: {detail}", public="the game store cannot be reached")
     if isinstance(error, psycopg.errors.ReadOnlySqlTransaction):
         return StorageError(f"{where} is read-only: {detail}", public="the game store is read-only")
     return StorageError(f"cannot use {where}: {detail}", public=_PUBLIC)
