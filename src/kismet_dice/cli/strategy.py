@@ -57,10 +57,31 @@ def register(subparsers: Any) -> None:
 
     chances = subparsers.add_parser(
         "chances",
-        help="the chance that perfect play reaches a total",
-        description="The chance that perfect play from a sheet (at the start of a turn) ends with T or more.",
+        help="the chance that perfect play reaches a total, or each player's chance of winning",
+        description="The chance that perfect play from a sheet (at the start of a turn) ends with T or "
+        "more; or, with --win, each player's chance of winning from the sheets of a game.",
     )
-    chances.add_argument("--target", type=int, required=True, metavar="T", help="the total to reach")
+    goal = chances.add_mutually_exclusive_group(required=True)
+    goal.add_argument("--target", type=int, metavar="T", help="the total to reach")
+    goal.add_argument(
+        "--win",
+        action="store_true",
+        help="each player's chance of winning: one --sheet per player, the one whose turn it is first",
+    )
+    chances.add_argument(
+        "--sheet",
+        action="append",
+        default=[],
+        metavar="BOX=POINTS,...",
+        help="with --win: a player's filled boxes (repeat for each player, in turn order; '' for an "
+        "empty sheet)",
+    )
+    chances.add_argument(
+        "--dice", nargs="+", metavar="DIE", help="with --win: the dice of the first player's turn, if rolled"
+    )
+    chances.add_argument(
+        "--rolls-left", type=int, default=0, metavar="N", help="with --win and --dice: rolls left this turn"
+    )
     chances.add_argument(
         "--filled", default="", metavar="BOX=POINTS,...", help="filled boxes, e.g. ONES=3,SIXES=24,KISMET=0"
     )
@@ -309,6 +330,48 @@ def _play_target(options: argparse.Namespace, target: int) -> Played:
         )
 
 
+def _win_chances(options: argparse.Namespace) -> int:
+    """Each player's chance of winning from the sheets given (the futures of every position are
+    worked out once, the first time on a machine, with a progress bar)."""
+    from kismet_dice.cli.reference import parse_dice
+    from kismet_dice.strategy.stored_futures import load_or_compute_futures
+    from kismet_dice.strategy.win import MODEL, Place, final_totals, win_chances
+
+    if len(options.sheet) < 2:
+        raise UserError("give each player's sheet with --sheet, at least two (--sheet '' is an empty one)")
+    sheets = [parse_filled(text) for text in options.sheet]
+    dice = None if options.dice is None else parse_dice(options.dice)
+    if dice is not None and not 0 <= options.rolls_left < 3:
+        raise UserError(f"rolls left are 0, 1 or 2 after a roll, not {options.rolls_left}")
+    if dice is not None and sheets[0].is_full:
+        raise UserError("the first player's sheet is full: there is no turn to roll for")
+    table = load_table()
+    with _progress_bar() as bar:
+        task = bar.add_task("Following perfect play into every position", total=None)
+        futures = load_or_compute_futures(
+            table, progress=lambda done, total: bar.update(task, completed=done, total=total)
+        )
+    places = [Place(sheet) for sheet in sheets]
+    if dice is not None:
+        places[0] = Place(sheets[0], dice, options.rolls_left)
+    chances = win_chances([final_totals(futures, table, place) for place in places])
+    if options.json:
+        players = [
+            {"sheet_total": sheet.total, "win_chance": chance}
+            for sheet, chance in zip(sheets, chances, strict=True)
+        ]
+        print(json.dumps({"players": players, "model": MODEL}))
+        return 0
+    print(MODEL)
+    for number, (place, chance) in enumerate(zip(places, chances, strict=True), start=1):
+        turn = ""
+        if place.dice is not None:
+            left = narration.rolls_left(place.rolls_left)
+            turn = f", to play with {' '.join(map(str, place.dice))} and {left}"
+        print(f"Player {number} (sheet total {place.sheet.total}{turn}): {chance:.2%}")
+    return 0
+
+
 TARGET_MARK = "best chance"
 """The mark of the option with the best chance of the target in ``kismet hint --target``."""
 
@@ -367,6 +430,11 @@ def _hint_target(options: argparse.Namespace, advisor: Advisor, sheet: Sheet, di
 
 def run_chances(options: argparse.Namespace) -> int:
     from kismet_dice.strategy.chances import chance
+
+    if options.win:
+        return _win_chances(options)
+    if options.sheet or options.dice:
+        raise UserError("--sheet and --dice go with --win; a --target's sheet is given with --filled")
 
     sheet = parse_filled(options.filled)
     table = load_table()
