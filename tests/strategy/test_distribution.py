@@ -169,10 +169,12 @@ def test_the_kismet_distribution_sums_to_one_and_has_the_solvers_mean(
 
 
 @pytest.mark.timeout(1200)
-def test_the_kismet_distribution_agrees_with_100000_simulated_hard_games(
+def test_the_kismet_distribution_agrees_with_40000_simulated_hard_games(
     kismet_table: StrategyTable, kismet_distribution: Distribution
 ) -> None:
-    played = run("hard", 100_000, seed=20260413, table=kismet_table)
+    # 40,000 games: the 1% critical value of the statistic is then 0.008, and a percentile's sampling
+    # error a quarter of a point, well inside the 3 points allowed below.
+    played = run("hard", 40_000, seed=20260413, table=kismet_table)
     # The 1% critical value of the Kolmogorov-Smirnov statistic, conservative for a discrete law.
     assert ks_statistic(kismet_distribution, played.totals) < 1.63 / np.sqrt(len(played.totals))
     # And the percentiles a reader sees in the README are those of the games played.
