@@ -33,6 +33,9 @@ from kismet_dice.session import (
     resume,
     seat_levels,
 )
+from kismet_dice.session.win_chances import MODEL as WIN_MODEL
+from kismet_dice.session.win_chances import WinChances
+from kismet_dice.session.win_chances import words as win_words
 from kismet_dice.storage import SavedGameError, Storage, StorageError
 from kismet_dice.strategy import Computer, ComputerPlayer, ComputerUnavailable, Goal, Level, proficiency
 
@@ -174,6 +177,8 @@ class PlainTable:
         self._pace = pace
         self._warned = False
         self._hall_chances = hall_chances if hall_chances is not None else HallChances(computer)
+        self._win_chances = WinChances(computer)
+        self._model_told = False
 
     # --- talking ----------------------------------------------------------------------
 
@@ -282,6 +287,13 @@ class PlainTable:
         assert current is not None
         self.say()
         self.say(narration.turn_heading(session.game, current.describe()))
+        # Where the futures of every position are on this machine, everyone's chance of winning.
+        chances = self._win_chances.of(session.game)
+        if chances is not None:
+            if not self._model_told:
+                self._model_told = True
+                self.say(WIN_MODEL)
+            self.say(win_words(session.game.names, chances))
 
     def play_computer_turn(self, session: Session) -> None:
         """The computer plays a whole turn, each roll and the entry told as it happens."""

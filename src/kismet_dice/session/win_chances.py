@@ -1,0 +1,115 @@
+"""Every player's chance of winning a game, for every interface, where this machine holds the
+futures of every position (the target player's; ``kismet chances --win`` or a target computer
+works them out once). They are never worked out unasked: without them there are no chances.
+
+What the chances assume is :data:`kismet_dice.strategy.win.MODEL`, said wherever they are shown.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from kismet_dice.game import Game, Scored, SecondKismet
+from kismet_dice.rules import Sheet
+from kismet_dice.strategy import Computer, ComputerUnavailable
+from kismet_dice.strategy.distribution import Futures
+from kismet_dice.strategy.win import MODEL, Place, final_totals, game_win_chances, win_chances
+
+__all__ = ["MODEL", "Course", "WinChances", "words"]
+
+
+@dataclass(frozen=True)
+class Course:
+    """Everyone's chance of winning over a game: ``chances[t][seat]`` before the first entry
+    (``t`` = 0) and after each entry (the ``t``-th)."""
+
+    names: tuple[str, ...]
+    chances: tuple[tuple[float, ...], ...]
+
+
+def words(names: Sequence[str], chances: Sequence[float]) -> str:
+    """The chances in one line, as every interface says them.
+
+    >>> words(("Ann", "Hal"), (0.625, 0.375))
+    'Chances of winning: Ann 62.5%, Hal 37.5%.'
+    """
+    return (
+        "Chances of winning: "
+        + ", ".join(f"{name} {chance:.1%}" for name, chance in zip(names, chances, strict=True))
+        + "."
+    )
+
+
+class WinChances:
+    """The chances of the games of one interface or server, remembered for the last few
+    positions asked about (a page and its answer ask about the same one)."""
+
+    def __init__(self, computer: Computer | None, *, memory: int = 64) -> None:
+        self._computer = computer
+        self._memory = memory
+        self._known: OrderedDict[tuple[object, ...], tuple[float, ...]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    @property
+    def available(self) -> bool:
+        """Whether the futures are on this machine (loaded, or stored with the table loaded)."""
+        return self._computer is not None and self._computer.futures_stored and self._computer.ready
+
+    def of(self, game: Game) -> tuple[float, ...] | None:
+        """Each player's chance of winning ``game`` as it stands; ``None`` without the futures."""
+        futures = self._futures()
+        if futures is None or self._computer is None:
+            return None
+        key = (
+            tuple(game.sheet(seat).entries for seat in range(len(game.names))),
+            game.current_player,
+            tuple(game.dice),
+            game.rolls_left,
+        )
+        with self._lock:
+            known = self._known.get(key)
+        if known is not None:
+            return known
+        found = game_win_chances(futures, self._computer.advisor().table, game)
+        with self._lock:
+            self._known[key] = found
+            while len(self._known) > self._memory:
+                self._known.popitem(last=False)
+        return found
+
+    def course(self, game: Game) -> Course | None:
+        """Everyone's chances before the first entry and after each entry (a second Kismet's
+        zeroed boxes with the entry that made them); ``None`` without the futures."""
+        futures = self._futures()
+        if futures is None or self._computer is None:
+            return None
+        table = self._computer.advisor().table
+        sheets = [Sheet() for _ in game.names]
+        found = [win_chances([final_totals(futures, table, Place(sheet)) for sheet in sheets])]
+        history = game.history
+        for index, event in enumerate(history):
+            if isinstance(event, Scored):
+                sheets[event.seat] = sheets[event.seat].with_entry(event.box, event.points)
+            elif isinstance(event, SecondKismet):
+                for penalty in event.penalties:
+                    sheets[penalty.seat] = sheets[penalty.seat].with_entry(penalty.box, 0)
+            else:
+                continue
+            following = history[index + 1] if index + 1 < len(history) else None
+            if isinstance(event, Scored) and isinstance(following, SecondKismet):
+                continue  # the entry's second Kismet comes next: one point for both
+            found.append(win_chances([final_totals(futures, table, Place(sheet)) for sheet in sheets]))
+        return Course(game.names, tuple(found))
+
+    def _futures(self) -> Futures | None:
+        """The futures if this machine holds them and the table is loaded (never worked out here)."""
+        computer = self._computer
+        if computer is None or not computer.ready:
+            return None
+        try:
+            return computer.stored_futures()
+        except ComputerUnavailable:
+            return None

@@ -1,0 +1,61 @@
+"""The chances of winning a game as every interface gets them from the session."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kismet_dice import Box, Game
+from kismet_dice.session.win_chances import WinChances, words
+from kismet_dice.strategy import Computer, StrategyTable
+from kismet_dice.strategy.win import Place, final_totals, win_chances
+from tests.support.futures import late_futures
+from tests.support.games import draws, play_turn, scripted
+
+# The Basic boxes of both sheets hold 63 (three of each face), then four more boxes: both sheets
+# reach the same position (filled boxes, Basic total) with different points elsewhere.
+BASIC = [(1, 1, 1, 2, 3), (2, 2, 2, 1, 3), (3, 3, 3, 1, 2), (4, 4, 4, 1, 2), (5, 5, 5, 1, 2), (6, 6, 6, 1, 2)]
+MORE = [Box.TWO_PAIR_SAME_COLOR, Box.THREE_OF_A_KIND, Box.STRAIGHT, Box.FLUSH]
+ANN = [(1, 2, 3, 4, 6), (6, 6, 6, 5, 4), (1, 2, 3, 4, 5), (1, 1, 2, 3, 5)]
+BOB = [(1, 1, 2, 3, 5), (2, 2, 2, 1, 3), (1, 1, 2, 3, 5), (2, 3, 4, 5, 6)]
+
+
+def late_game() -> Game:
+    turns = [(dice, box) for dice, box in zip(BASIC, list(Box)[:6], strict=True)]
+    faces = [6, 1]  # the roll-off: Ann begins
+    for dice, _ in turns:
+        faces += draws(dice) + draws(dice)
+    for ann, bob in zip(ANN, BOB, strict=True):
+        faces += draws(ann) + draws(bob)
+    faces += draws((6, 6, 6, 6, 6))
+    game, _ = scripted(("Ann", "Bob"), faces)
+    for dice, box in turns:
+        play_turn(game, dice, box=box)
+        play_turn(game, dice, box=box)
+    for ann, bob, box in zip(ANN, BOB, MORE, strict=True):
+        play_turn(game, ann, box=box)
+        play_turn(game, bob, box=box)
+    return game
+
+
+def test_the_chances_are_those_of_every_players_final_totals_at_the_turns_start_and_after_a_roll(
+    kismet_table: StrategyTable,
+) -> None:
+    game = late_game()
+    futures = late_futures(kismet_table, game.sheet(0))
+    chances = WinChances(Computer(table=kismet_table, futures=futures))
+    found = chances.of(game)
+    expected = win_chances([final_totals(futures, kismet_table, Place(game.sheet(seat))) for seat in (0, 1)])
+    assert found == pytest.approx(expected, abs=1e-12)
+    assert sum(found or ()) == pytest.approx(1.0)
+    assert game.total(0) > game.total(1) and found is not None and found[0] > found[1]
+    game.roll()  # five sixes for Ann, two rolls left
+    rolled = chances.of(game)
+    assert rolled is not None and rolled[0] > found[0]
+    assert words(game.names, rolled).startswith(f"Chances of winning: Ann {rolled[0]:.1%}, Bob ")
+
+
+def test_without_the_futures_there_are_no_chances(kismet_table: StrategyTable, tmp_path: Path) -> None:
+    assert WinChances(Computer(tmp_path, table=kismet_table)).of(late_game()) is None
+    assert WinChances(None).of(late_game()) is None
