@@ -276,6 +276,36 @@ def _one_turn_on(  # type: ignore[no-untyped-def]
         out[i] = total
 
 
+@numba.njit(nogil=True, cache=True, error_model="numpy")
+def _dense_rows(values, start, low, scale, rows, out):  # type: ignore[no-untyped-def]
+    """``out[i, x]``: row ``rows[i]``'s chance of ``x`` more points or more, for every ``x``."""
+    for i in range(rows.shape[0]):
+        for x in range(out.shape[1]):
+            out[i, x] = _survival_at(values, start, low, scale, rows[i], x)
+
+
+@numba.njit(nogil=True, cache=True, error_model="numpy")
+def _dense_one_turn_on(  # type: ignore[no-untyped-def]
+    masks, totals, chances, pair_box, pair_points, basic, cap, row_of, values, start, low, scale, out,
+):  # fmt: skip
+    """:func:`_one_turn_on` for every ``x`` of each position at once (``out[i, x]``, the turn's
+    chances in ``chances[:, i]``): each ending's next row is found once and read in order, where
+    asking each ``x`` apart would look every ending up again for each."""
+    for i in range(masks.shape[0]):
+        out[i, :] = 0.0
+        for pair in range(chances.shape[0]):
+            weight = chances[pair, i]
+            if weight == 0.0:
+                continue
+            box = pair_box[pair]
+            points = pair_points[pair]
+            reached = min(totals[i] + points, cap) if basic[box] else totals[i]
+            row = row_of[masks[i] | (1 << box), reached]
+            for x in range(1, out.shape[1]):
+                out[i, x] += weight * _survival_at(values, start, low, scale, row, x - points)
+        out[i, 0] = 1.0
+
+
 @dataclass
 class Futures:
     """Distributions of the points still to come from the positions reachable from a root.
@@ -300,6 +330,34 @@ class Futures:
         rows = self.layers[mask.bit_count()]
         row = int(self.row_of[mask, total])
         return np.asarray(rows.values[rows.start[row] : rows.start[row + 1]], dtype=np.float64)
+
+    def survival_rows(self, masks: IntArray, totals: IntArray, width: int) -> FloatArray:
+        """``out[i, x]``: ``P(points to come >= x)`` from position ``(masks[i], totals[i])`` for every
+        ``x`` below ``width``, all masks in one layer (what :meth:`at_least` gives for each ``x``)."""
+        if not self.survival:
+            raise ValueError("survival rows are read from the futures of every position")
+        filled = {int(m).bit_count() for m in np.unique(masks)}
+        if len(filled) != 1:
+            raise ValueError("positions from one layer at a time")
+        layer = filled.pop()
+        masks = np.ascontiguousarray(masks, dtype=np.intp)
+        totals = np.ascontiguousarray(totals, dtype=np.intp)
+        out = np.empty((len(masks), width))
+        rows = self.layers.get(layer)
+        if rows is not None:
+            found = np.ascontiguousarray(self.row_of[masks, totals])
+            _dense_rows(rows.values, rows.start, rows.low, rows.scale, found, out)
+            return out
+        following = self.layers.get(layer + 1)
+        if following is None or self.table is None:
+            raise ValueError(f"the futures of positions with {layer} boxes filled were not kept")
+        tables = kernel.tables_of(self.rules)
+        chances = kernel.endings(tables, self.table.values, masks, totals)
+        _dense_one_turn_on(
+            masks, totals, chances, tables.pair_box, tables.pair_points, tables.basic, self.rules.cap,
+            self.row_of, following.values, following.start, following.low, following.scale, out,
+        )  # fmt: skip
+        return out
 
     def at_least(self, masks: IntArray, totals: IntArray, needed: IntArray) -> FloatArray:
         """``P(points to come >= needed)`` for each (mask, total, needed), all masks in one layer."""

@@ -66,9 +66,10 @@ def final_totals(futures: Futures, table: StrategyTable, place: Place) -> FloatA
         return (totals <= sheet.total).astype(np.float64)
     mask, total = position_key(sheet, rules.cap)
     points = raw_points(sheet)
+    width = len(totals) - points  # the most points still to come, and one
     if place.dice is None:
-        found = futures.at_least(np.full(len(totals), mask), np.full(len(totals), total), totals - points)
-        return np.clip(found, 0.0, 1.0)
+        row = futures.survival_rows(np.array([mask]), np.array([total]), width)[0]
+        return _shifted(row, points, len(totals))
     # During the turn: how the hard player's turn ends from the dice on the table (each ending a box
     # and the points entered there), then the futures of the position each ending leads to.
     tables = kernel.tables_of(rules)
@@ -79,10 +80,9 @@ def final_totals(futures: Futures, table: StrategyTable, place: Place) -> FloatA
     ends = kernel.endings(
         tables, table.values, masks, np.array([total], dtype=np.intp), start, place.rolls_left
     )
-    reached = np.flatnonzero(ends[:, 0] > 0)
     out = np.zeros(len(totals))
     by_layer: dict[int, list[int]] = {}
-    for pair in reached:
+    for pair in np.flatnonzero(ends[:, 0] > 0):
         box = int(tables.pair_box[pair])
         by_layer.setdefault((mask | 1 << box).bit_count(), []).append(int(pair))
     for pairs in by_layer.values():
@@ -90,9 +90,18 @@ def final_totals(futures: Futures, table: StrategyTable, place: Place) -> FloatA
         boxes = tables.pair_box[chosen]
         got = tables.pair_points[chosen]
         after = np.where(tables.basic[boxes], np.minimum(total + got, rules.cap), total)
-        needed = totals[None, :] - points - got[:, None]
-        found = futures.at_least((mask | 1 << boxes)[:, None], after[:, None], needed)
-        out += ends[chosen, 0] @ np.clip(found, 0.0, 1.0)
+        rows = futures.survival_rows(mask | 1 << boxes, after, width)
+        for chance, row, entered in zip(ends[chosen, 0], rows, got, strict=True):
+            out += chance * _shifted(row, points + int(entered), len(totals))
+    return np.clip(out, 0.0, 1.0)
+
+
+def _shifted(row: FloatArray, points: int, length: int) -> FloatArray:
+    """``out[x] = row[x - points]`` (1 where ``x`` is at most ``points``), ``length`` long."""
+    out = np.ones(length)
+    kept = row[: max(length - points, 0)]
+    out[points : points + len(kept)] = kept
+    out[points + len(kept) :] = 0.0
     return np.clip(out, 0.0, 1.0)
 
 
