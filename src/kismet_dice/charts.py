@@ -3,7 +3,11 @@
 Pure and self-contained (no import of the game or of any interface), so every interface can draw
 the same picture: the command writes it to a file, the web serves it. Every piece of text is
 escaped, and colours are presentation attributes (``fill=``, ``stroke=``), never ``style=``, so a
-page whose Content-Security-Policy forbids inline styles shows them as drawn.
+page whose Content-Security-Policy forbids inline styles shows them as drawn. A page that draws the
+SVG into itself may recolour it (a dark theme, say) with its own style sheet: the background is
+``class="background"``, the grid and axes are the lines of their groups, and every element drawn in
+a series' colour says which series it is (``data-series="main"`` for the person's own figures,
+``"1"`` ... for the references in order).
 
 >>> import xml.etree.ElementTree as ET
 >>> svg = histogram([250, 262, 301], title="Ann <&> Bob", references={"perfect play": {300: 1.0}})
@@ -30,6 +34,15 @@ MAIN = "#3566b8"
 PALETTE = ("#c2410c", "#15803d", "#7e22ce", "#a16207", "#0e7490")
 """The references, in the order given."""
 DASHES = ("", "6 4", "2 3", "8 3 2 3", "4 2")
+
+
+def _series(colour: str) -> str:
+    """The ``data-series`` attribute of an element drawn in ``colour``.
+
+    >>> _series(MAIN), _series(PALETTE[1])
+    (' data-series="main"', ' data-series="2"')
+    """
+    return f' data-series="{"main" if colour == MAIN else PALETTE.index(colour) + 1}"'
 
 
 @dataclass(frozen=True)
@@ -108,7 +121,7 @@ def _open(title: str, description: str, width: int, height: int) -> list[str]:
         f'viewBox="0 0 {width} {height}" role="img" aria-labelledby="chart-title chart-desc">',
         f'<title id="chart-title">{escape(title)}</title>',
         f'<desc id="chart-desc">{escape(description)}</desc>',
-        f'<rect x="0" y="0" width="{width}" height="{height}" fill="{BACKGROUND}"/>',
+        f'<rect class="background" x="0" y="0" width="{width}" height="{height}" fill="{BACKGROUND}"/>',
         _text(width / 2, 24, title, size=16, extra=' font-weight="bold"'),
     ]
 
@@ -119,12 +132,15 @@ def _legend(entries: Sequence[tuple[str, str, str, bool]], x: float, y: float) -
     for row, (name, colour, dash, filled) in enumerate(entries):
         top = y + row * 18
         if filled:
-            parts.append(f'<rect x="{x:.1f}" y="{top - 9:.1f}" width="14" height="10" fill="{colour}"/>')
+            parts.append(
+                f'<rect x="{x:.1f}" y="{top - 9:.1f}" width="14" height="10" '
+                f'fill="{colour}"{_series(colour)}/>'
+            )
         else:
             dashed = f' stroke-dasharray="{dash}"' if dash else ""
             parts.append(
                 f'<line x1="{x:.1f}" y1="{top - 4:.1f}" x2="{x + 14:.1f}" y2="{top - 4:.1f}" '
-                f'stroke="{colour}" stroke-width="2.5"{dashed}/>'
+                f'stroke="{colour}" stroke-width="2.5"{dashed}{_series(colour)}/>'
             )
         parts.append(_text(x + 20, top, name, anchor="start"))
     parts.append("</g>")
@@ -234,7 +250,8 @@ def histogram(
         parts.append(
             f'<rect class="bar" x="{x + 1:.1f}" y="{plot.bottom - h:.1f}" '
             f'width="{bin_width * place - 2:.1f}" '
-            f'height="{h:.1f}" fill="{MAIN}" fill-opacity="0.8" data-from="{start}" data-count="{count}">'
+            f'height="{h:.1f}" fill="{MAIN}" fill-opacity="0.8"{_series(MAIN)} '
+            f'data-from="{start}" data-count="{count}">'
             f"<title>{start}-{start + bin_width - 1}: {count} game(s)</title></rect>"
         )
     parts.append("</g>")
@@ -247,7 +264,7 @@ def histogram(
         dashed = f' stroke-dasharray="{dash}"' if dash else ""
         parts.append(
             f'<polyline class="reference" data-name={quoteattr(ref)} points="{points}" fill="none" '
-            f'stroke="{colour}" stroke-width="2.5"{dashed}/>'
+            f'stroke="{colour}" stroke-width="2.5"{dashed}{_series(colour)}/>'
         )
     parts += _x_axis(plot, x_ticks, place, low, x_name)
     # A chart of references alone (no games of one's own) has no legend entry for games.
@@ -304,17 +321,19 @@ def line_chart(
         parts.append(
             f'<line class="reference" data-name={quoteattr(ref)} x1="{plot.left:.1f}" y1="{y_of(value):.1f}" '
             f'x2="{plot.right:.1f}" y2="{y_of(value):.1f}" stroke="{colour}" stroke-width="2" '
-            f'stroke-dasharray="{dash}"/>'
+            f'stroke-dasharray="{dash}"{_series(colour)}/>'
         )
     if len(values) > 1:
         points = " ".join(f"{x_of(i):.1f},{y_of(v):.1f}" for i, v in enumerate(values))
         parts.append(
-            f'<polyline class="line" points="{points}" fill="none" stroke="{MAIN}" stroke-width="2"/>'
+            f'<polyline class="line" points="{points}" fill="none" stroke="{MAIN}" '
+            f'stroke-width="2"{_series(MAIN)}/>'
         )
     parts.append('<g class="points">')
     for index, value in enumerate(values):
         parts.append(
-            f'<circle class="point" cx="{x_of(index):.1f}" cy="{y_of(value):.1f}" r="3.5" fill="{MAIN}" '
+            f'<circle class="point" cx="{x_of(index):.1f}" cy="{y_of(value):.1f}" r="3.5" '
+            f'fill="{MAIN}"{_series(MAIN)} '
             f'data-value="{label(value)}"><title>Game {index + 1}: {escape(label(value))}</title></circle>'
         )
     parts.append("</g>")
@@ -371,14 +390,14 @@ def bar_chart(
         parts.append(_text(plot.left - 8, y + row / 2 + 4, key, anchor="end"))
         parts.append(
             f'<rect class="bar" data-label={quoteattr(key)} x="{plot.left:.1f}" y="{y + 3:.1f}" '
-            f'width="{value * place:.1f}" height="{row - 6}" fill="{MAIN}" fill-opacity="0.8">'
+            f'width="{value * place:.1f}" height="{row - 6}" fill="{MAIN}" fill-opacity="0.8"{_series(MAIN)}>'
             f"<title>{escape(key)}: {value:.1f}</title></rect>"
         )
         if key in reference:
             x = plot.left + reference[key] * place
             parts.append(
                 f'<line class="reference" data-label={quoteattr(key)} x1="{x:.1f}" y1="{y + 1:.1f}" '
-                f'x2="{x:.1f}" y2="{y + row - 1:.1f}" stroke="{colour}" stroke-width="3">'
+                f'x2="{x:.1f}" y2="{y + row - 1:.1f}" stroke="{colour}" stroke-width="3"{_series(colour)}>'
                 f"<title>{escape(reference_name)}, {escape(key)}: {reference[key]:.1f}</title></line>"
             )
     parts += _x_axis(plot, x_ticks, place, 0, x_name)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,6 +17,7 @@ from kismet_dice.storage import Storage
 from kismet_dice.strategy import Computer
 from kismet_dice.web.security import CONTENT_SECURITY_POLICY
 from tests.support.browser import chromium, served
+from tests.support.look import contrast
 from tests.support.stats import KISMET_FIRST, TOP_DOWN, store_game, total
 from tests.support.web import QueuedDice, client
 
@@ -109,11 +111,26 @@ def test_the_pages_show_the_figures_and_the_charts_accessibly(
         expect(page.locator("h1")).to_have_text(f"Statistics of {NAME}")
         expect(page.locator("#figures")).to_contain_text(str(max(totals)))
         for kind in ("totals", "time", "boxes"):
-            chart = page.locator(f"#chart-{kind}")
+            chart = page.locator(f"svg#chart-{kind}")
             # The first chart makes the reference of perfect play: seconds, once per server.
-            expect(chart).to_have_js_property("naturalWidth", 720, timeout=180_000)
-            expect(chart).to_be_visible()
+            expect(chart).to_be_visible(timeout=180_000)
+            expect(chart).to_have_attribute("width", "720")
+            expect(chart).to_have_attribute("aria-label", re.compile(f"for {re.escape(NAME)}$"))
+        # Drawn into the page, each chart's title keeps an id of its own.
+        assert page.evaluate(
+            "new Set([...document.querySelectorAll('[id]')].map((n) => n.id)).size"
+        ) == page.evaluate("document.querySelectorAll('[id]').length")
         assert serious(Axe().run(page)) == []
+        # The charts follow the theme: in the dark their text is light on a dark ground, and the
+        # person's bars and the references stand out from it.
+        for scheme in ("light", "dark"):
+            page.emulate_media(color_scheme=scheme)
+            ground = ("#chart-totals .background", "fill")
+            assert contrast(page, "#chart-totals text", "fill", ground)["text"] >= 4.5
+            assert contrast(page, "#chart-totals .bar", "fill", ground)["text"] >= 3
+            assert contrast(page, "#chart-totals .reference", "stroke", ground)["text"] >= 3
+        dark = page.evaluate("getComputedStyle(document.querySelector('#chart-totals .background')).fill")
+        assert dark == "rgb(27, 29, 28)"
         if os.environ.get("KISMET_SCREENSHOT") == "docs":
             page.screenshot(
                 path=str(Path(__file__).resolve().parents[2] / "docs" / "web-stats.png"), full_page=True

@@ -56,6 +56,28 @@ const CHARTS = [
   ["boxes", "Mean points per box against perfect play"],
 ];
 
+// A chart drawn into the page rather than shown as an image, so the page's style sheet colours it
+// for the theme (see .chart in style.css). The SVG is the server's, parsed as SVG (never run as
+// markup of the page); its title and description take ids of their own, one chart beside another.
+async function chart(figure, path, kind, label) {
+  let svg;
+  try {
+    const response = await fetch(path);
+    if (!response.ok) throw new Error();
+    svg = new DOMParser().parseFromString(await response.text(), "image/svg+xml").documentElement;
+    if (svg.localName !== "svg") throw new Error();
+  } catch {
+    figure.querySelector(".drawing").textContent = `The chart could not be drawn: ${label}.`;
+    return;
+  }
+  const picture = document.importNode(svg, true);
+  picture.id = `chart-${kind}`;
+  picture.setAttribute("aria-label", label);
+  picture.removeAttribute("aria-labelledby");
+  for (const part of picture.querySelectorAll("[id]")) part.id = `chart-${kind}-${part.id}`;
+  figure.querySelector(".drawing").replaceWith(picture);
+}
+
 function figures(player) {
   const rows = [
     ["Games counted", player.games],
@@ -85,14 +107,11 @@ export async function showPlayerStats(main, name) {
       el("p", {}, el("a", { href: "/stats" }, "Every player")),
       figures(player),
       ...(player.games
-        ? CHARTS.map(([kind, caption]) =>
-            el(
-              "figure",
-              { class: "chart" },
-              el("img", { src: `${path}/${kind}.svg`, alt: `${caption}, for ${player.name}`, id: `chart-${kind}` }),
-              el("figcaption", {}, caption),
-            ),
-          )
+        ? CHARTS.map(([kind, caption]) => {
+            const figure = el("figure", { class: "chart" }, el("p", { class: "drawing" }, "Drawing the chart…"), el("figcaption", {}, caption));
+            chart(figure, `${path}/${kind}.svg`, kind, `${caption}, for ${player.name}`);
+            return figure;
+          })
         : [el("p", {}, "No game without advice to draw yet.")]),
     );
   } catch (failure) {

@@ -77,6 +77,9 @@ export function dicePanel(page, actions) {
     // Only the controls this page can use: the others see whose turn it is.
     controls.hidden = !playing;
     roll.disabled = !state.may_roll || page.busy;
+    // Roll is the primary step while a roll is left, unless the advice says to enter a box now:
+    // then the sheet's boxes are (see sheet.js).
+    roll.classList.toggle("primary", state.may_roll && !(best && best.box));
     roll.textContent = state.may_roll ? `Roll (${state.rolls_left} left)` : "No rolls left: choose a box";
     advice.disabled = state.dice.length === 0 || page.busy;
     const player = state.current_player === null ? null : state.players[state.current_player];

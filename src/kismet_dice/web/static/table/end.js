@@ -1,5 +1,6 @@
 // The end of a game: the totals, best first, with the winners marked; the Hall of Fame prompt for
-// a seat whose total qualifies; how well everyone played; and a new game with the same players.
+// a seat whose total qualifies; how well everyone played (one card a player); and a new game with
+// the same players.
 
 import * as api from "../api.js";
 import { el, replace } from "../dom.js";
@@ -7,7 +8,7 @@ import { remember } from "../games.js";
 
 export function endPanel(page, actions) {
   const totals = el("ol", { id: "totals", class: "totals" });
-  const standings = el("p", { id: "standings", class: "standings" });
+  const standings = el("ul", { id: "standings", class: "standings" });
   const fame = el("section", { id: "fame", class: "fame" });
   const verdict = el("section", { id: "proficiency", class: "proficiency" });
   const again = el("div", { id: "again", class: "again" });
@@ -33,14 +34,15 @@ export function endPanel(page, actions) {
         el(
           "li",
           { class: state.winners.includes(player.seat) ? "winner" : null },
+          el("span", { class: "rank", "aria-hidden": "true" }, `${ranked.filter((other) => other.total > player.total).length + 1}.`),
           el("span", { class: "player-name" }, player.name),
-          `: ${player.total}`,
-          state.winners.includes(player.seat) ? el("strong", {}, " — wins") : null,
+          el("span", { class: "points" }, player.total),
+          state.winners.includes(player.seat) ? el("strong", { class: "badge" }, "wins") : null,
         ),
       ),
     );
-    // How each person's total compares with perfect play, in the server's words.
-    standings.textContent = (state.standings || []).join(" ");
+    // How each person's total compares with perfect play, in the server's words, one a line.
+    replace(standings, (state.standings || []).map((line) => el("li", {}, line)));
   }
 
   function drawFame() {
@@ -114,19 +116,21 @@ export function endPanel(page, actions) {
       ),
       el(
         "ul",
-        { id: "proficiency-players" },
+        { id: "proficiency-players", class: "review" },
         measured.players.map((player) =>
           el(
             "li",
-            { dataset: { seat: String(player.seat) } },
-            el("span", { class: "player-name" }, player.name),
-            player.computer ? ` (computer, ${player.computer})` : "",
-            ": ",
-            el("strong", { class: "loss" }, player.expected_loss.toFixed(1)),
-            ` points lost over ${player.decisions} choices`,
+            { class: "review-card", dataset: { seat: String(player.seat) } },
+            el(
+              "h4",
+              {},
+              el("span", { class: "player-name" }, player.name),
+              player.computer ? el("span", { class: "level" }, ` (computer, ${player.computer})`) : null,
+            ),
+            el("p", {}, el("strong", { class: "loss" }, player.expected_loss.toFixed(1)), ` points lost over ${player.decisions} choices`),
             player.costliest.length
               ? el("ol", { class: "costliest" }, player.costliest.map((decision) => el("li", {}, decision.text)))
-              : el("span", {}, " (no costly choice)"),
+              : el("p", {}, "No costly choice."),
           ),
         ),
       ),

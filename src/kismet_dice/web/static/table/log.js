@@ -3,7 +3,8 @@
 import { el } from "../dom.js";
 
 export function logPanel(page, actions) {
-  const log = el("ol", { id: "log", class: "log", reversed: true });
+  // Focusable: the list scrolls once it is long, and a keyboard must be able to scroll it too.
+  const log = el("ol", { id: "log", class: "log", reversed: true, tabindex: "0", "aria-labelledby": "history-title" });
   let announced = 0;
   function draw(fresh) {
     const events = page.state.events;

@@ -1,12 +1,34 @@
-// The score sheets: one column per player (the current player's stands out, and on a phone stays
-// in view while the others scroll), each open box of the current player showing what the dice
-// would score there. A box is chosen first and entered second (see index.js).
+// The score sheets: one column per player (the current player's stands out; at the end the
+// winners' do), each open box of the current player showing what the dice would score there. A
+// box is chosen first and entered second (see index.js). The entry another player made last is
+// marked, and a box just filled pops once.
 
 import { el, replace } from "../dom.js";
 import { BOX_KEYS, connected, mine } from "./state.js";
 
 export function sheetPanel(page, actions) {
   const wrap = el("div", { class: "sheet-wrap", id: "sheet-wrap" });
+  let popped = null; // the index of the entry whose pop has been shown (null before the first draw)
+
+  // The latest entry of the game: its box keeps the class scored-now until another entry is made,
+  // and pops (a CSS animation) the first time it is drawn. The sheet is drawn anew at every
+  // message, so a later draw ends the animation at once rather than popping the box again.
+  function latestEntry(state) {
+    for (let index = state.events.length - 1; index >= 0; index -= 1) {
+      const event = state.events[index];
+      if (event.kind === "scored") return event;
+    }
+    return null;
+  }
+
+  // The last entry someone other than this page's player made: the move to look at on coming back.
+  function lastEntry(state) {
+    for (let index = state.events.length - 1; index >= 0; index -= 1) {
+      const event = state.events[index];
+      if (event.kind === "scored" && event.seat !== page.seat) return `${event.seat}:${event.box}`;
+    }
+    return null;
+  }
 
   function presence(player, here) {
     if (player.computer) return el("span", { class: "level" }, `computer, ${player.computer}`);
@@ -15,11 +37,24 @@ export function sheetPanel(page, actions) {
       : el("span", { class: "presence away" }, "○ away");
   }
 
-  function cell(player, entry) {
+  function columnClass(player) {
     const state = page.state;
-    const current = player.seat === state.current_player;
-    const attributes = { dataset: { seat: String(player.seat), box: entry.box }, class: current ? "current" : null };
-    if (entry.points !== null) return el("td", attributes, el("span", { class: "entry" }, entry.points));
+    if (state.over) return state.winners.includes(player.seat) ? "winner" : null;
+    return player.seat === state.current_player ? "current" : null;
+  }
+
+  function cell(player, entry, marks) {
+    const key = `${player.seat}:${entry.box}`;
+    const classes = [columnClass(player), marks.latest === key ? "scored-now" : null, marks.last === key ? "last-entry" : null];
+    const attributes = { dataset: { seat: String(player.seat), box: entry.box }, class: classes.filter(Boolean).join(" ") || null };
+    if (entry.points !== null) {
+      return el(
+        "td",
+        attributes,
+        el("span", { class: "entry" }, entry.points),
+        marks.last === key ? el("span", { class: "visually-hidden" }, " (last entry)") : null,
+      );
+    }
     if (entry.option === null) return el("td", attributes);
     const label = `${entry.label}: ${entry.option} points`;
     if (!mine(page)) return el("td", attributes, el("span", { class: "option", title: label }, entry.option));
@@ -28,7 +63,7 @@ export function sheetPanel(page, actions) {
       "button",
       {
         type: "button",
-        class: `option${chosen ? " chosen" : ""}${chosen && entry.option === 0 ? " confirm" : ""}`,
+        class: `option${chosen ? " chosen" : ""}${chosen && entry.option === 0 ? " confirm" : ""}${marks.advised === entry.box && !chosen ? " primary" : ""}`,
         "aria-label": chosen ? `Enter ${label}` : `Choose ${label}`,
         "aria-pressed": chosen ? "true" : "false",
       },
@@ -42,6 +77,10 @@ export function sheetPanel(page, actions) {
     const state = page.state;
     const here = connected(page);
     const best = page.advice && page.advice.version === state.version ? page.advice.options[0] : null;
+    const latest = latestEntry(state);
+    const marks = { latest: latest ? `${latest.seat}:${latest.box}` : null, last: lastEntry(state), advised: best ? best.box : null };
+    // With no roll left the boxes are the only step, so they take the primary colour.
+    wrap.classList.toggle("choose-now", mine(page) && state.dice.length > 0 && !state.may_roll);
     const head = el(
       "tr",
       {},
@@ -49,12 +88,13 @@ export function sheetPanel(page, actions) {
       state.players.map((player) =>
         el(
           "th",
-          { scope: "col", class: player.seat === state.current_player ? "current" : null, dataset: { seat: String(player.seat) } },
+          { scope: "col", class: columnClass(player), dataset: { seat: String(player.seat) } },
           player.seat === state.current_player && !state.over ? el("span", { class: "turn-mark", "aria-hidden": "true" }, "▶ ") : null,
           el("span", { class: "player-name" }, player.name),
           player.seat === page.seat ? el("span", { class: "you" }, " (you)") : null,
           el("br"),
           presence(player, here),
+          state.over && state.winners.includes(player.seat) ? el("span", { class: "badge" }, "winner") : null,
         ),
       ),
     );
@@ -64,7 +104,7 @@ export function sheetPanel(page, actions) {
         { class: "summary" },
         el("th", { scope: "row", class: "box-col" }, label),
         state.players.map((player) =>
-          el("td", { class: player.seat === state.current_player ? "current" : null }, value(player)),
+          el("td", { class: columnClass(player) }, value(player)),
         ),
       );
     const rows = [];
@@ -75,7 +115,7 @@ export function sheetPanel(page, actions) {
           "tr",
           { class: classes.join(" ").trim() || null, dataset: { box: first.box } },
           el("th", { scope: "row", class: "box-col" }, el("kbd", {}, BOX_KEYS[index]), ` ${first.label}`),
-          state.players.map((player) => cell(player, player.sheet[index])),
+          state.players.map((player) => cell(player, player.sheet[index], marks)),
         ),
       );
       if (first.box === "SIXES") {
@@ -92,6 +132,14 @@ export function sheetPanel(page, actions) {
     rows.push(summary("Kismet total", (player) => player.kismet_total));
     rows.push(summary("Game total", (player) => el("strong", { class: "total" }, player.total)));
     replace(wrap, el("table", { class: "sheet", id: "sheet" }, el("thead", {}, head), el("tbody", {}, rows)));
+    const index = latest ? latest.index : -1;
+    if (popped === null || popped === index) {
+      // Shown already (or there when the page opened): no pop.
+      for (const node of wrap.querySelectorAll(".scored-now, .scored-now .entry")) {
+        for (const animation of node.getAnimations()) animation.finish();
+      }
+    }
+    popped = index;
   }
 
   return { node: wrap, draw };

@@ -28,6 +28,8 @@ export function turnPanel(page) {
 
   function draw() {
     const state = page.state;
+    // At the end the heading is the result, in the server's words, drawn as a winner's banner.
+    turn.classList.toggle("banner", state.over);
     if (state.over) turn.textContent = state.result;
     else {
       const player = state.players[state.current_player];
