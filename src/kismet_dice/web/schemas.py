@@ -387,11 +387,14 @@ class PresenceMessage(View):
 
 
 class AgainMessage(View):
-    """A seat started a new game with the same players: where to watch it (its seat links went
-    to whoever started it)."""
+    """A seat started a new game with the same players: where to watch it and, sent to a page that
+    said hello with a seat's token, that page's own seat in it (no page is sent another's)."""
 
     type: Literal["again"] = "again"
     watch_link: str
+    seat_link: str | None = Field(
+        default=None, description="the new game's link of the seat this page plays; null for a watcher"
+    )
 
 
 class QrRequest(BaseModel):

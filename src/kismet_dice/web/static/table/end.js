@@ -137,13 +137,14 @@ export function endPanel(page, actions) {
     if (page.next) {
       replace(
         again,
-        el("p", { id: "next-game" }, "A new game with the same players has begun. ", el("a", { href: page.next }, "Watch it"), " (whoever started it has your seat link)."),
+        el("p", { id: "next-game" }, "A new game with the same players has begun. ", el("a", { href: page.next }, "Watch it"), "."),
       );
       return;
     }
     if (page.seat === null || again.childElementCount) return;
     const button = el("button", { type: "button", id: "play-again", class: "primary big" }, "Play again with the same players");
     button.addEventListener("click", async () => {
+      page.startingAgain = true;
       try {
         const game = await api.again(page.id, page.token);
         const mineNext = game.invitations.find((invitation) => invitation.seat === page.seat);
@@ -155,6 +156,7 @@ export function endPanel(page, actions) {
         });
         location.assign(link);
       } catch (failure) {
+        page.startingAgain = false;
         actions.say(failure.message, "error");
       }
     });

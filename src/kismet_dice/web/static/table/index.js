@@ -252,8 +252,16 @@ export function showTable(main, id) {
         render,
         update,
         presence,
-        again: (link) => {
-          page.next = link;
+        again: (message) => {
+          // A seat's page moves to its own seat of the new game (the server sends each page only
+          // its own seat's link); a watcher is offered the new game to watch. The page that asked
+          // for the new game moves on from its own answer (see end.js).
+          if (message.seat_link && page.seat !== null) {
+            // The new table remembers itself under "Your games" once it has checked the seat.
+            if (!page.startingAgain) location.assign(message.seat_link);
+            return;
+          }
+          page.next = message.watch_link;
           if (page.state) end.draw();
         },
         problem: (data) => {

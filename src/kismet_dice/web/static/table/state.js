@@ -18,6 +18,7 @@ export function newPage(id, token) {
     askedComputer: false, // advice or the verdict asked the computer: its readiness is news here
     limits: null,
     next: null, // where the next game with the same players is watched, once someone starts it
+    startingAgain: false, // this page asked for the next game: it moves there from its answer
   };
 }
 
