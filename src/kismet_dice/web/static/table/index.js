@@ -16,6 +16,7 @@ import { logPanel } from "./log.js";
 import { sheetPanel } from "./sheet.js";
 import { canScore, mine, newPage, openBoxes } from "./state.js";
 import { turnPanel } from "./turn.js";
+import { watchPanel } from "./watch.js";
 
 export function showTable(main, id) {
   const page = newPage(id, new URLSearchParams(location.hash.slice(1)).get("seat") || "");
@@ -35,6 +36,7 @@ export function showTable(main, id) {
   const log = logPanel(page, actions);
   const end = endPanel(page, actions);
   const invitations = invitationsPanel(page);
+  const watch = watchPanel(page);
   const panels = [head, dice, advice, sheet, end, invitations];
   const keys = el(
     "p",
@@ -46,7 +48,7 @@ export function showTable(main, id) {
     el(
       "section",
       { class: "table" },
-      el("div", { class: "play" }, head.node, dice.node, status, advice.node, end.node, invitations.node, log.node, keys),
+      el("div", { class: "play" }, head.node, dice.node, status, advice.node, end.node, invitations.node, log.node, watch.node, keys),
       sheet.node,
     ),
   );
