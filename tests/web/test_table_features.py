@@ -3,15 +3,23 @@ turn timer, and what the limits say of them."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.support.web import QueuedDice, new_game, seat, seat_tokens, state
+
+from kismet_dice.strategy import Computer
+from tests.support.web import QueuedDice, client, entries, faces, new_game, seat, seat_tokens, state
 
 # A page waits for messages: a message that never comes fails the test instead of stalling it.
 pytestmark = pytest.mark.timeout(60)
+
+
+def refused(response: Any, status: int, words: str) -> None:
+    assert response.status_code == status, response.text
+    assert words in response.json()["error"]
 
 
 def finish(web: TestClient, dice: QueuedDice, created: dict[str, Any], tokens: list[str]) -> dict[str, Any]:
@@ -76,3 +84,55 @@ def test_a_rematch_sends_each_seats_page_its_own_new_seat_and_a_watcher_the_watc
             "seat": number,
             "name": name,
         }
+
+
+def test_a_resigning_seat_gets_zeros_the_game_goes_on_for_the_others_and_a_restart_replays_it(
+    web: TestClient, game: dict[str, Any], dice: QueuedDice, tmp_path: Path
+) -> None:
+    ann, bob = seat_tokens(game)
+    game_id = game["id"]
+    dice.push(2, 3, 4, 5, 6)
+    assert web.post(f"/api/games/{game_id}/roll", json={}, headers=seat(ann)).status_code == 200
+    # Bob leaves in Ann's turn: his sheet is all zeros, and Ann's dice stay on the table.
+    view = web.post(f"/api/games/{game_id}/resign", headers=seat(bob)).json()
+    assert set(entries(view, 1).values()) == {0} and view["players"][1]["total"] == 0
+    assert view["current_player"] == 0 and faces(view) == [2, 3, 4, 5, 6] and not view["over"]
+    told = [event for event in view["events"] if event["kind"] == "resigned"]
+    assert len(told) == 1 and told[0]["seat"] == 1 and len(told[0]["zeros"]) == 15
+    assert (
+        told[0]["text"].startswith("Bob resigns: 0 in Ones, Twos")
+        and "goes on without Bob" in told[0]["text"]
+    )
+    refused(web.post(f"/api/games/{game_id}/resign", headers=seat(bob)), 409, "resigned already")
+    refused(web.post(f"/api/games/{game_id}/resign"), 401, "seat token")
+    # Ann plays on alone: her turns follow one another.
+    answer = web.post(f"/api/games/{game_id}/score", json={"box": "STRAIGHT"}, headers=seat(ann)).json()
+    assert answer["current_player"] == 0 and answer["round"] == 2
+    # Read again from the store by a server that never held it, the record replays to the same.
+    with client(tmp_path, dice) as restarted:
+        again = state(restarted, game_id)
+    assert [event["text"] for event in again["events"]] == [event["text"] for event in answer["events"]]
+    assert entries(again, 1) == entries(answer, 1)
+
+
+def test_the_last_person_resigning_ends_a_game_with_a_computer_and_the_computer_is_not_asked_to_play(
+    tmp_path: Path, computer: Computer
+) -> None:
+    dice = QueuedDice(6, 2)
+    with client(tmp_path, dice, computer) as web:
+        created = new_game(web, "Ann", "Hal", computers={"Hal": "easy"})
+        (ann,) = seat_tokens(created)
+        view = web.post(f"/api/games/{created['id']}/resign", headers=seat(ann)).json()
+        assert view["over"] and view["current_player"] is None
+        assert view["events"][-1]["text"].endswith("No person is left to play, so the game ends here.")
+        # A seat that resigned did not play its game out: it is not asked for the Hall of Fame.
+        assert view["hall_of_fame"] == []
+        assert dice.remaining == 0
+
+
+def test_a_solo_player_resigning_ends_the_game(web: TestClient, dice: QueuedDice) -> None:
+    created = new_game(web, "Cy")
+    (cy,) = seat_tokens(created)
+    view = web.post(f"/api/games/{created['id']}/resign", headers=seat(cy)).json()
+    assert view["over"] and view["result"] == "The game is over: Cy scores 0."
+    refused(web.post(f"/api/games/{created['id']}/resign", headers=seat(cy)), 409, "over")

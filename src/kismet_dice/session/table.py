@@ -217,11 +217,32 @@ class Session:
             self._goal = entering_total(self.keeper.hall_totals()) or 0
         return self._goal
 
-    def _apply(self, action: Action) -> tuple[Told, ...]:
+    def resign(self, seat: int) -> tuple[Told, ...]:
+        """A person leaves the game for good, in their turn or not: each open box of their sheet
+        gets a 0 and they take no more turns, so the game goes on for the others. If no other
+        person with an open box is left (only computers, or nobody), the game ends there: a table
+        of computers alone is nobody's game. Returns what happened, told.
+        """
+        game = self._game
+        if game.is_over:
+            raise IllegalAction("the game is over")
+        if not 0 <= seat < len(self.seats):
+            raise IllegalAction(f"there is no seat {seat + 1} at this table")
+        if self.seats[seat].is_computer:
+            raise IllegalAction(f"{game.names[seat]} is a computer player: only a person resigns")
+        if seat in game.resigned:
+            raise IllegalAction(f"{game.names[seat]} has resigned already")
+        others = [other for other in self.humans if other != seat and game.sheet(other).open_boxes]
+        return self._apply(lambda trial: trial.resign(seat, end=not others))
+
+    def _apply(self, action: Action | Callable[[Game], object]) -> tuple[Told, ...]:
         # The action is tried on a copy, which becomes the game only once it is kept.
         trial = self._game.copy()
         start = len(trial.history)
-        trial.apply(action)
+        if callable(action):
+            action(trial)
+        else:
+            trial.apply(action)
         self.keeper.keep(trial, levels=self.levels, assisted=self._assisted)
         self._game = trial
         told = narration.story(trial, start)
@@ -305,7 +326,9 @@ class Session:
         """The people who may still answer a Hall of Fame prompt (whether or not they qualify now)."""
         if not self._game.is_over or self._assisted or not self.keeper.has_hall:
             return ()
-        return tuple(seat for seat in self.humans if seat not in self._hall_asked)
+        # A seat that resigned did not play its game out: its total is no game total.
+        gone = self._game.resigned
+        return tuple(seat for seat in self.humans if seat not in self._hall_asked and seat not in gone)
 
     def answer_hall(self, seat: int, name: str | None) -> HallOutcome:
         """``seat``'s answer to the Hall of Fame prompt: a name enters the total, ``None`` declines.

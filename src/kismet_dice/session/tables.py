@@ -408,6 +408,11 @@ class Tables:
         )
         return self._tell(Change(table, before, told))
 
+    def resign(self, table_id: str, token: str | None) -> Change:
+        """The token's seat leaves the game for good (see :meth:`Session.resign`)."""
+        table, told, before = self._change(table_id, lambda table: table.session.resign(table.seat_of(token)))
+        return self._tell(Change(table, before, told))
+
     def computer_step(self, table_id: str) -> Change:
         """One action of the computer player whose turn it is.
 

@@ -153,7 +153,7 @@ class PenaltyView(View):
 
 class EventView(View):
     index: int = Field(description="the event's place in the game's history, from 0")
-    kind: Literal["roll_off", "rolled", "scored", "second_kismet"]
+    kind: Literal["roll_off", "rolled", "scored", "second_kismet", "resigned"]
     text: str = Field(description="the event in words, as every interface tells it")
     seat: int | None = None
     faces: list[list[int]] = Field(default=[], description="roll-off: [seat, face] pairs")
@@ -162,6 +162,7 @@ class EventView(View):
     box: BoxName | None = None
     points: int | None = None
     penalties: list[PenaltyView] = []
+    zeros: list[BoxName] = Field(default=[], description="resigned: the open boxes that got a 0")
 
 
 class TurnView(View):
@@ -334,6 +335,20 @@ class HallAnswer(View):
 
 class Rules(View):
     text: str = Field(description="the rules of Kismet, in Markdown")
+
+
+class WordsView(View):
+    """The sentences a page shows that every interface says the same (written once, in the session)."""
+
+    resign_question: str = Field(description="asked before a person resigns")
+    zero_question: str = Field(description="asked before a zero is entered; {box} is the box's label")
+    advice_title: str = Field(description="the advice's heading")
+    advice_columns: list[str] = Field(
+        description="the advice table's column headings: the rank's (empty), the option's, the expected "
+        "final total's and the points it gives away against the best option"
+    )
+    advice_best: str = Field(description="the rank shown for the best option (the others show 2, 3 ...)")
+    advice_keys: str = Field(description="how an option of the advice is played")
 
 
 class RateView(View):

@@ -12,7 +12,7 @@ from typing import Final
 
 from pydantic_core import to_json
 
-from kismet_dice.game import Rolled, RollOff, Scored
+from kismet_dice.game import Resigned, Rolled, RollOff, Scored
 from kismet_dice.rules import Box, Dice, colour_of
 from kismet_dice.session import HallAdvice, Told, narration
 from kismet_dice.session.tables import Change, Table
@@ -102,6 +102,7 @@ def event_fields(told: Told) -> dict[str, object]:
         "box": None,
         "points": None,
         "penalties": [],
+        "zeros": [],
     }
     if isinstance(event, RollOff):
         fields.update(kind="roll_off", faces=[[seat, face] for seat, face in event.faces])
@@ -111,6 +112,8 @@ def event_fields(told: Told) -> dict[str, object]:
         fields.update(
             kind="scored", seat=event.seat, box=event.box.name, points=event.points, dice=list(event.dice)
         )
+    elif isinstance(event, Resigned):
+        fields.update(kind="resigned", seat=event.seat, zeros=[box.name for box in event.zeros])
     else:
         penalties = [{"seat": p.seat, "box": p.box.name} for p in event.penalties]
         fields.update(kind="second_kismet", seat=event.seat, penalties=penalties)
@@ -201,7 +204,7 @@ def touched(change: Change) -> list[int]:
     seats = {game.current_player}
     for told in change.told:
         event = told.event
-        if isinstance(event, (Rolled, Scored)):
+        if isinstance(event, (Rolled, Scored, Resigned)):
             seats.add(event.seat)
         elif not isinstance(event, RollOff):
             seats.add(event.seat)

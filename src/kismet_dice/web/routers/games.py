@@ -121,6 +121,17 @@ async def score(table_id: str, request: ScoreRequest, service: Service, token: S
     )
 
 
+@router.post("/{table_id}/resign", dependencies=[ACTION], responses=TOO_MANY, response_model=GameView)
+async def resign(table_id: str, service: Service, token: SeatToken = None) -> Response:
+    """Leave the game for good, in your turn or not: every open box of your sheet gets a 0 and you
+    take no more turns; the game goes on for the others, and ends if no person is left to play."""
+    return _game_answer(
+        await service.run(
+            lambda: service.view_json(service.follow(service.tables.resign(table_id, token).table))
+        )
+    )
+
+
 @router.post("/{table_id}/advice", dependencies=[ACTION], responses=TOO_MANY)
 async def advice(table_id: str, service: Service, token: SeatToken = None) -> Advice:
     """The computer's advice on your dice: every option with the expected final total, best first.

@@ -10,11 +10,11 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
 from kismet_dice import texts
-from kismet_dice.session import LIMITS
+from kismet_dice.session import LIMITS, narration
 from kismet_dice.web.guard import Protections
 from kismet_dice.web.limits import MAX_BODY_BYTES, MAX_MESSAGE_CHARACTERS
 from kismet_dice.web.ratelimit import Rate
-from kismet_dice.web.schemas import LimitsView, RateView, Rules
+from kismet_dice.web.schemas import LimitsView, RateView, Rules, WordsView
 
 STATIC = Path(str(resources.files("kismet_dice.web").joinpath("static")))
 PAGES = ("/", "/games/{table_id}", "/hall")
@@ -85,6 +85,20 @@ async def limits(request: Request) -> LimitsView:
         new_games=_rate(protections.rate_games),
         actions=_rate(protections.rate_actions),
         expire_days=protections.expire_days or None,
+    )
+
+
+@router.get("/api/words", tags=["pages"])
+async def words() -> WordsView:
+    """The sentences a page shows that every interface says the same: the questions before
+    resigning and before a zero, and the advice's heading, columns and keys."""
+    return WordsView(
+        resign_question=narration.RESIGN_QUESTION,
+        zero_question=narration.zero_question("{box}"),
+        advice_title=narration.ADVICE_TITLE,
+        advice_columns=["", *narration.ADVICE_COLUMNS],
+        advice_best=narration.BEST,
+        advice_keys=narration.advice_keys(),
     )
 
 
