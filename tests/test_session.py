@@ -251,3 +251,23 @@ def test_resigning_is_kept_replayed_from_the_record_and_told_once(tmp_path: Path
         # The last person leaving ends the game.
         session.resign(1)
         assert session.game.is_over and session.game.history[-1] == narration.story(session.game)[-1].event
+
+
+def test_a_turn_whose_time_ran_out_is_played_by_the_stated_rule_and_only_that_turn() -> None:
+    session = Session.new(
+        Setup((Seat("Ann"), Seat("Bob"))), rng=ScriptedDice([6, 2, 3, 3, 3, 6, 6, 1, 2, 3, 4, 6])
+    )
+    first = session.turn_key
+    assert first == (0, 0)
+    # Ann has not rolled: the table rolls 3 3 3 6 6 for her and enters the box that scores most.
+    told, said = session.time_out(first)
+    assert said == narration.timed_out("Ann", True, Box.FULL_HOUSE, 36)
+    assert said.startswith("Ann's time ran out: the table rolled for Ann and entered 36 in Full House")
+    assert session.game.sheet(0)[Box.FULL_HOUSE] == 36 and len(told) == 2
+    with pytest.raises(IllegalAction, match="over already"):
+        session.time_out(first)
+    # Bob rolled 1 2 3 4 6: no box but Yarborough, Ones ... scores; the most is Yarborough's 16,
+    # the highest on the sheet of the boxes scoring 16 (none else does).
+    session.roll(1)
+    _, said = session.time_out((1, 1))
+    assert "entered 16 in Yarborough" in said and session.game.current_player == 0

@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-
 from kismet_dice.strategy import Computer
 from tests.support.web import QueuedDice, client, entries, faces, new_game, seat, seat_tokens, state
 
@@ -136,3 +135,38 @@ def test_a_solo_player_resigning_ends_the_game(web: TestClient, dice: QueuedDice
     view = web.post(f"/api/games/{created['id']}/resign", headers=seat(cy)).json()
     assert view["over"] and view["result"] == "The game is over: Cy scores 0."
     refused(web.post(f"/api/games/{created['id']}/resign", headers=seat(cy)), 409, "over")
+
+
+def test_a_table_with_a_time_per_turn_shows_the_deadline_and_plays_a_turn_whose_time_ran_out(
+    web: TestClient, dice: QueuedDice
+) -> None:
+    limits = web.get("/api/limits").json()
+    shortest = limits["min_turn_seconds"]
+    assert limits["turn_seconds_choices"] and "open box that scores most" in limits["time_out_rule"]
+    for wrong in (shortest - 1, limits["max_turn_seconds"] + 1, "30", 12.5):
+        body = {"players": [{"name": "Ann"}], "turn_seconds": wrong}
+        answer = web.post("/api/games", json=body)
+        assert answer.status_code == 422 and "\n" not in answer.json()["error"]
+    untimed = new_game(web, "Ann", "Bob")["game"]
+    assert untimed["turn_seconds"] is None and untimed["turn_deadline"] is None
+    dice.push(6, 2)
+    created = new_game(web, "Ann", "Bob", turn_seconds=shortest)
+    ann, bob = seat_tokens(created)
+    view = state(web, created["id"])
+    assert view["turn_seconds"] == shortest and view["current_player"] == 0
+    deadline = view["turn_deadline"]
+    # Rolling does not give the turn more time.
+    dice.push(2, 3, 4, 5, 6)
+    rolled = web.post(f"/api/games/{created['id']}/roll", json={}, headers=seat(ann)).json()
+    assert rolled["turn_deadline"] == deadline
+    with web.websocket_connect(f"/api/games/{created['id']}/live") as page:
+        message_of_kind(page, "state")
+        played = message_of_kind(page, "update")
+    assert played["news"] == [
+        "Ann's time ran out: the table entered 30 in Straight, the open box that scores most."
+    ]
+    assert played["turn"]["current_player"] == 1 and played["turn"]["turn_deadline"] > deadline
+    assert entries(state(web, created["id"]), 0)["STRAIGHT"] == 30
+    # Bob plays in time: his turn is his own.
+    dice.push(1, 1, 1, 1, 1)
+    assert web.post(f"/api/games/{created['id']}/roll", json={}, headers=seat(bob)).status_code == 200

@@ -141,6 +141,36 @@ def resigned(names: Sequence[str], event: Resigned) -> str:
     return f"{zeros} The game goes on without {name}." if len(names) > 1 else zeros
 
 
+TIME_OUT_RULE = (
+    "When a person's time for a turn runs out, the table plays it for them: it rolls if they have "
+    "not rolled yet, then enters the dice in the open box that scores most (the highest on the "
+    "sheet if several do)."
+)
+"""What the table does when a turn's time runs out, as the set-up and the table say it."""
+
+
+def timed_out(name: str, rolled_for: bool, box: Box, points: int) -> str:
+    """What the table did for a person whose time ran out.
+
+    >>> timed_out("Ann", False, Box.STRAIGHT, 30)
+    "Ann's time ran out: the table entered 30 in Straight, the open box that scores most."
+    >>> timed_out("Ann", True, Box.ONES, 0)[:48]
+    "Ann's time ran out: the table rolled for Ann and"
+    """
+    rolled = f"rolled for {name} and " if rolled_for else ""
+    entered = entry(box, points)
+    return f"{name}'s time ran out: the table {rolled}entered {entered}, the open box that scores most."
+
+
+def turn_time(seconds: int | None) -> str:
+    """A table's time per turn, in words.
+
+    >>> turn_time(None), turn_time(90)
+    ('no time limit per turn', '90 seconds per turn')
+    """
+    return "no time limit per turn" if seconds is None else f"{seconds} seconds per turn"
+
+
 RESIGN_QUESTION = (
     "Resign your seat? Every open box of your sheet gets a 0 and you take no more turns; "
     "the game goes on for the others (it ends if no person is left to play). This cannot be undone."
@@ -282,8 +312,10 @@ BEST = "best"
 def advice_keys(hidden: int = 0) -> str:
     """How the advice's options are played, and how many weaker ones are not shown.
 
-    >>> advice_keys(), advice_keys(3)
-    ('Enter plays the highlighted option, escape closes.', 'Enter plays the highlighted option, escape closes (3 weaker options not shown).')
+    >>> advice_keys()
+    'Enter plays the highlighted option, escape closes.'
+    >>> advice_keys(3)[-30:]
+    '(3 weaker options not shown).'
     """
     more = f" ({hidden} weaker options not shown)" if hidden else ""
     return f"Enter plays the highlighted option, escape closes{more}."

@@ -13,8 +13,8 @@ import contextlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from kismet_dice.game import Action, DiceSource, Game, Roll, check_name
-from kismet_dice.rules import IllegalAction
+from kismet_dice.game import Action, DiceSource, Game, Resigned, Roll, Scored, check_name
+from kismet_dice.rules import Box, IllegalAction
 from kismet_dice.session import narration
 from kismet_dice.session.hall_chances import HallAdvice, HallChances
 from kismet_dice.session.keeping import Keeper, StoreKeeper, Unkept
@@ -216,6 +216,41 @@ class Session:
         with contextlib.suppress(StorageError):
             self._goal = entering_total(self.keeper.hall_totals()) or 0
         return self._goal
+
+    @property
+    def turn_key(self) -> tuple[int, int] | None:
+        """Which person's turn it is, as ``(turns ended so far, seat)``: the same for a whole turn,
+        different for every turn (``None`` while a computer plays, or once the game is over)."""
+        game = self._game
+        seat = game.current_player
+        if seat is None or self.seats[seat].is_computer:
+            return None
+        ended = sum(1 for event in game.history if isinstance(event, Scored | Resigned))
+        return ended, seat
+
+    def time_out(self, turn: tuple[int, int]) -> tuple[tuple[Told, ...], str]:
+        """The time of the person's turn ``turn`` (:attr:`turn_key`) ran out: the table plays it by
+        :data:`~kismet_dice.session.narration.TIME_OUT_RULE`, rolling if no roll was made, then
+        entering the dice in the open box that scores most (the highest on the sheet on a tie). One
+        change, kept once. Returns what happened, told, and the sentence saying the table played.
+        :class:`IllegalAction` if that turn is over already (someone played meanwhile).
+        """
+        if self.turn_key != turn:
+            raise IllegalAction("that turn is over already")
+        seat = turn[1]
+        rolled_for = not self._game.dice
+        chosen: list[tuple[Box, int]] = []
+
+        def play(trial: Game) -> None:
+            if not trial.dice:
+                trial.roll()
+            options = trial.options()
+            box = max(options, key=lambda each: (options[each], -each.value))
+            chosen.append((box, trial.score(box)))
+
+        told = self._apply(play)
+        box, points = chosen[0]
+        return told, narration.timed_out(self._game.names[seat], rolled_for, box, points)
 
     def resign(self, seat: int) -> tuple[Told, ...]:
         """A person leaves the game for good, in their turn or not: each open box of their sheet

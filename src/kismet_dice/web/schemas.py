@@ -23,7 +23,7 @@ from pydantic import (
 
 from kismet_dice.game import MAX_NAME_LENGTH, check_name
 from kismet_dice.rules import Box
-from kismet_dice.session import MAX_SEATS
+from kismet_dice.session import MAX_SEATS, MAX_TURN_SECONDS, MIN_TURN_SECONDS
 from kismet_dice.strategy import Level
 
 
@@ -73,6 +73,12 @@ class NewGameRequest(BaseModel):
     players: list[SeatRequest] = Field(min_length=1, max_length=MAX_SEATS, description="in seating order")
     zero_kismet_counts: StrictBool = Field(
         default=False, description="house rule: a zero in the Kismet box counts as filled"
+    )
+    turn_seconds: Annotated[int, Strict(), Field(ge=MIN_TURN_SECONDS, le=MAX_TURN_SECONDS)] | None = Field(
+        default=None,
+        description=f"the time for each person's turn, {MIN_TURN_SECONDS} to {MAX_TURN_SECONDS} seconds; "
+        "null (the default): no limit. When it runs out the table plays the turn: it rolls if no roll "
+        "was made, then enters the dice in the open box that scores most",
     )
 
 
@@ -204,6 +210,14 @@ class TurnView(View):
     )
     computer_progress: float | None = Field(
         default=None, description="while getting_ready, the share of that work done (0 to 1), where known"
+    )
+    turn_seconds: int | None = Field(
+        default=None, description="the table's time for each person's turn; null: none"
+    )
+    turn_deadline: float | None = Field(
+        default=None,
+        description="while a person has the turn at a table with a time per turn: when it runs out, in "
+        "seconds since 1970 (UTC) by the server's clock",
     )
 
 
@@ -362,6 +376,14 @@ class LimitsView(View):
     levels: list[Level]
     boxes: list[BoxName]
     computer_pace: float = Field(description="seconds between a computer player's actions")
+    min_turn_seconds: int = Field(description="the shortest time a table may give each person's turn")
+    max_turn_seconds: int = Field(description="the longest")
+    turn_seconds_choices: list[int] = Field(description="the times per turn a set-up offers first")
+    time_out_rule: str = Field(description="what the table does when a person's time runs out")
+    level_words: dict[Level, str] = Field(description="how each computer level plays, in words")
+    computer_names: dict[Level, str] = Field(
+        description="the name a computer seat of each level takes by default"
+    )
     max_body_bytes: int
     max_message_characters: int
     # A public server's protections (web/guard.py); null where there is no limit.

@@ -132,6 +132,7 @@ def turn_fields(
     problem: str | None,
     task: ComputerTask | None = None,
     progress: float | None = None,
+    deadline: float | None = None,
 ) -> dict[str, object]:
     session = table.session
     game = session.game
@@ -153,6 +154,8 @@ def turn_fields(
         "computer_problem": problem if computer == "unavailable" else None,
         "computer_task": task if computer == "getting_ready" else None,
         "computer_progress": None if computer != "getting_ready" or progress is None else round(progress, 3),
+        "turn_seconds": table.turn_seconds,
+        "turn_deadline": None if deadline is None else round(deadline, 3),
     }
 
 
@@ -162,11 +165,12 @@ def turn_json(
     problem: str | None = None,
     task: ComputerTask | None = None,
     progress: float | None = None,
+    deadline: float | None = None,
 ) -> str:
     """``TurnView.model_validate(turn_fields(...)).model_dump_json()``, written from the plain fields
     in one call: the turn goes with every action's answer and update (a test holds the two to the
     same bytes)."""
-    return to_json(turn_fields(table, computer, problem, task, progress)).decode()
+    return to_json(turn_fields(table, computer, problem, task, progress, deadline)).decode()
 
 
 def game_json(

@@ -49,7 +49,8 @@ async def qr(request: QrRequest) -> Response:
 # A new game like any other: it counts against the address's rate of new games.
 @router.post("/api/games/{table_id}/again", status_code=201, dependencies=[NEW_GAME], responses=TOO_MANY)
 async def again(table_id: str, service: Service, token: SeatToken = None) -> NewGame:
-    """Once a game is over, a seat of it starts a new game with the same players and house rule.
+    """Once a game is over, a seat of it starts a new game with the same players, house rule and
+    time per turn.
     The answer holds the new seat links (for whoever asked, to pass on the links of seats whose
     player has no page open). Every page of the old game is told where the new one is: a page
     that said hello with a seat's token gets that seat's new link, and only that one; a watcher
@@ -61,7 +62,7 @@ async def again(table_id: str, service: Service, token: SeatToken = None) -> New
         session = table.session
         if not session.game.is_over:
             raise IllegalAction("a new game with the same players is started once this one is over")
-        return set_up(service, Setup(session.seats, session.game.house_rules))
+        return set_up(service, Setup(session.seats, session.game.house_rules), table.turn_seconds)
 
     answer = await service.run(work)
     # The seats keep their places (the set-up is the same), so each page's seat has the same number.

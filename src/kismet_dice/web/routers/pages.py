@@ -63,6 +63,13 @@ async def rules_html() -> Rules:
     return Rules(text=texts.to_html(texts.rules_markdown()))
 
 
+@router.get("/api/help.html", tags=["pages"])
+async def help_html() -> Rules:
+    """The guide to the program (keys, two-step entry, advice) as an HTML fragment rendered on the
+    server, for the help dialog a table opens with ``?`` (as the terminal does)."""
+    return Rules(text=texts.to_html(texts.help_markdown()))
+
+
 @router.get("/api/rules", tags=["pages"])
 async def rules() -> Rules:
     """The rules of Kismet as this program plays them, in Markdown."""
@@ -80,6 +87,12 @@ async def limits(request: Request) -> LimitsView:
         levels=list(LIMITS.levels),
         boxes=list(LIMITS.boxes),
         computer_pace=LIMITS.computer_pace,
+        min_turn_seconds=LIMITS.min_turn_seconds,
+        max_turn_seconds=LIMITS.max_turn_seconds,
+        turn_seconds_choices=list(LIMITS.turn_seconds_choices),
+        time_out_rule=narration.TIME_OUT_RULE,
+        level_words=dict(LIMITS.level_words),
+        computer_names=dict(LIMITS.computer_names),
         max_body_bytes=MAX_BODY_BYTES,
         max_message_characters=MAX_MESSAGE_CHARACTERS,
         new_games=_rate(protections.rate_games),

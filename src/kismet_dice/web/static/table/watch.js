@@ -4,7 +4,7 @@ import { el } from "../dom.js";
 
 export function watchPanel(page) {
   const link = new URL(`/games/${encodeURIComponent(page.id)}`, location.origin).href;
-  const input = el("input", { type: "text", readonly: true, id: "watch-link", class: "invitation", value: link, "aria-label": "Link to watch this game" });
+  const input = el("input", { type: "text", readonly: true, id: "watch-link", class: "watch-link", value: link, "aria-label": "Link to watch this game" });
   const copied = el("span", { class: "copied", role: "status" });
   const copy = el("button", { type: "button", class: "copy", id: "watch-copy" }, "Copy");
   copy.addEventListener("click", async () => {
