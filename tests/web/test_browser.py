@@ -205,7 +205,9 @@ def test_advice_in_the_browser_warns_first_then_ranks_the_options(
         words = options.evaluate_all("items => items.map(i => i.querySelector('.words').textContent)")
         assert any(re.fullmatch(r"Keep( [1-6]){1,4}, roll [1-4]", text) for text in words), words
         assert any(text.startswith("Enter ") for text in words), words
-        expected = options.evaluate_all("items => items.map(i => Number(i.querySelector('.expected').textContent))")
+        expected = options.evaluate_all(
+            "items => items.map(i => Number(i.querySelector('.expected').textContent))"
+        )
         assert expected == sorted(expected, reverse=True)
         losses = options.evaluate_all("items => items.map(i => i.querySelector('.loss').textContent)")
         assert losses[0] == "—" and losses[1:] == [

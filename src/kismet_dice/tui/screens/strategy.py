@@ -172,8 +172,8 @@ class AdviceScreen(ModalScreen[Option | None]):
             yield Label(narration.ADVICE_TITLE, classes="dialog-title")
             table: DataTable[Text] = DataTable(cursor_type="row", id="advice-table")
             table.add_column("", key="rank")
-            for heading, key in zip(narration.ADVICE_COLUMNS, ("option", "expected", "loss"), strict=True):
-                table.add_column(heading, key=key)
+            for column, key in zip(narration.ADVICE_COLUMNS, ("option", "expected", "loss"), strict=True):
+                table.add_column(column, key=key)
             if heading is not None:
                 table.add_column(heading, key="chance")
             for rank in self.ranks:

@@ -58,14 +58,15 @@ export function endPanel(page, actions) {
       try {
         const result = await api.enterHall(page.id, page.token, name);
         answered = true;
-        // Said here, and not again in the status line when the update brings the same news.
-        const fresh = result.told.filter((text) => !page.newsShown.has(text));
+        // Said here, and not in the status line too: an update that brought the same news first
+        // is taken back from there, and one that comes later is not said (see index.js).
+        if (result.told.some((text) => page.newsShown.has(text))) actions.say("");
         for (const text of result.told) page.newsShown.add(text);
         fame.replaceChildren(
           el(
             "p",
             { id: "fame-result" },
-            result.told.length ? (fresh.length ? `${fresh.join(" ")} ` : "") : "No entry made. ",
+            result.told.length ? `${result.told.join(" ")} ` : "No entry made. ",
             el("a", { href: "/hall" }, "See the Hall of Fame"),
           ),
         );
