@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from datetime import UTC, datetime
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -219,3 +220,54 @@ def test_the_story_told_from_any_event_on_is_the_end_of_the_whole_story(
             *range(max(0, len(game.history) - 4), len(game.history) + 1),
         }:
             assert narration.story(game, start) == tuple(told for told in whole if told.index >= start)
+
+
+def test_resigning_is_kept_replayed_from_the_record_and_told_once(tmp_path: Path) -> None:
+    with Storage.open(tmp_path) as storage:
+        setup = Setup((Seat("Ann"), Seat("Bob"), Seat("Cy")))
+        session = local_session(storage, setup, rng=ScriptedDice([6, 2, 1, 2, 3, 4, 5, 6]))
+        session.roll(0)
+        # Cy leaves in Ann's turn, then Ann in her own: Bob's turn begins.
+        told = session.resign(2) + session.resign(0)
+        assert [each.text for each in told] == [
+            "Cy resigns: 0 in "
+            + narration.boxes([box.label for box in Box])
+            + ". The game goes on without Cy.",
+            "Ann resigns: 0 in "
+            + narration.boxes([box.label for box in Box])
+            + ". The game goes on without Ann.",
+        ]
+        assert session.game.current_player == 1 and session.game.resigned == (2, 0)
+        with pytest.raises(IllegalAction, match="resigned already"):
+            session.resign(0)
+        replayed = Game.from_json(session.game.to_json())
+        assert replayed.resigned == (2, 0) and replayed.current_player == 1
+        assert [each.text for each in narration.story(replayed)] == [each.text for each in session.story()]
+        assert sum("resigns" in each.text for each in session.story()) == 2
+        keeper = session.keeper
+        assert isinstance(keeper, StoreKeeper) and keeper.saved_id is not None
+        saved = resume(storage, keeper.saved_id)
+        assert saved.game.resigned == (2, 0)
+        # The last person leaving ends the game.
+        session.resign(1)
+        assert session.game.is_over and session.game.history[-1] == narration.story(session.game)[-1].event
+
+
+def test_a_turn_whose_time_ran_out_is_played_by_the_stated_rule_and_only_that_turn() -> None:
+    session = Session.new(
+        Setup((Seat("Ann"), Seat("Bob"))), rng=ScriptedDice([6, 2, 3, 3, 3, 6, 6, 1, 2, 3, 4, 6])
+    )
+    first = session.turn_key
+    assert first == (0, 0)
+    # Ann has not rolled: the table rolls 3 3 3 6 6 for her and enters the box that scores most.
+    told, said = session.time_out(first)
+    assert said == narration.timed_out("Ann", True, Box.FULL_HOUSE, 36)
+    assert said.startswith("Ann's time ran out: the table rolled for Ann and entered 36 in Full House")
+    assert session.game.sheet(0)[Box.FULL_HOUSE] == 36 and len(told) == 2
+    with pytest.raises(IllegalAction, match="over already"):
+        session.time_out(first)
+    # Bob rolled 1 2 3 4 6: no box but Yarborough, Ones ... scores; the most is Yarborough's 16,
+    # the highest on the sheet of the boxes scoring 16 (none else does).
+    session.roll(1)
+    _, said = session.time_out((1, 1))
+    assert "entered 16 in Yarborough" in said and session.game.current_player == 0

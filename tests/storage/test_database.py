@@ -61,7 +61,7 @@ def test_an_older_file_is_upgraded_and_keeps_its_hall_of_fame(home: Path) -> Non
         assert storage.games.unfinished().games == ()
         assert storage.settings.get("setup") is None
     check = sqlite3.connect(path)
-    assert schema_version(check) == SCHEMA_VERSION == 6
+    assert schema_version(check) == SCHEMA_VERSION == 7
     check.close()
 
 
@@ -211,7 +211,7 @@ def test_a_version_4_file_gets_versions_owners_hall_marks_levels_and_players(hom
         take_turn_step(playing)
         assert storage.games.save(1, playing, version=0).version == 1
     check = sqlite3.connect(path)
-    assert schema_version(check) == 6
+    assert schema_version(check) == 7
     check.close()
 
 

@@ -32,6 +32,7 @@ def test_a_new_game_has_one_secret_link_per_seat_and_a_plain_link(game: dict[str
         "box": None,
         "points": None,
         "penalties": [],
+        "zeros": [],
     }
 
 

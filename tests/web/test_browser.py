@@ -193,23 +193,32 @@ def test_advice_in_the_browser_warns_first_then_ranks_the_options(
         expect(page.locator("#advice-warning")).to_contain_text("cannot enter the Hall of Fame")
         expect(page.locator("#assisted")).to_be_hidden()
         page.click("#advice-confirm")
-        options = page.locator("#advice-options li")
+        options = page.locator("#advice-options tbody tr")
         expect(options.first).to_have_class(re.compile("best"))
-        expect(options.first).to_contain_text("best")
-        expect(page.locator("#advice-options li.best")).to_have_count(1)
+        expect(options.first.locator(".rank")).to_have_text(narration.BEST)
+        expect(page.locator("#advice-options tr.best")).to_have_count(1)
+        # The terminal's table, in its words: the heading, the columns, and how an option is played.
+        expect(page.locator("#advice h2")).to_have_text(narration.ADVICE_TITLE)
+        headings = page.locator("#advice-options thead th").all_text_contents()
+        assert headings == ["", *narration.ADVICE_COLUMNS], headings
+        expect(page.locator("#advice-keys")).to_have_text(narration.advice_keys())
         words = options.evaluate_all("items => items.map(i => i.querySelector('.words').textContent)")
-        assert any(re.fullmatch(r"keep( [1-6]){1,4}, roll [1-4]", text) for text in words), words
-        assert any(text.startswith("enter ") for text in words), words
+        assert any(re.fullmatch(r"Keep( [1-6]){1,4}, roll [1-4]", text) for text in words), words
+        assert any(text.startswith("Enter ") for text in words), words
         expected = options.evaluate_all(
-            "items => items.map(i => Number(i.querySelector('.expected').textContent.split(' ').pop()))"
+            "items => items.map(i => Number(i.querySelector('.expected').textContent))"
         )
         assert expected == sorted(expected, reverse=True)
+        losses = options.evaluate_all("items => items.map(i => i.querySelector('.loss').textContent)")
+        assert losses[0] == "—" and losses[1:] == [
+            narration.gives_away(expected[0], value, rank) for rank, value in enumerate(expected) if rank
+        ]
         expect(page.locator("#assisted")).to_contain_text("cannot enter the Hall of Fame")
         # Advice is about these dice: the next roll clears it, and asking again needs no warning.
         page.click("#roll")
         expect(page.locator("#advice-options")).to_have_count(0)
         page.click("#ask-advice")
-        expect(page.locator("#advice-options li.best")).to_have_count(1)
+        expect(page.locator("#advice-options tr.best")).to_have_count(1)
         expect(page.locator("#advice-warning")).to_have_count(0)
         assert errors == []
 
@@ -223,7 +232,7 @@ def test_a_person_plays_against_a_computer_seat(browser: Browser, tmp_path: Path
         page.click("#add-seat")
         page.locator(".seat-player").nth(1).select_option("hard")
         # A computer seat is offered a name, which the person may change.
-        expect(page.locator(".seat-name").nth(1)).to_have_value("Computer")
+        expect(page.locator(".seat-name").nth(1)).to_have_value("Computer (hard)")
         page.locator(".seat-name").nth(1).fill("Hal")
         page.click("#start")
         expect(page.locator("#role")).to_contain_text("You play Ann")
@@ -280,9 +289,9 @@ def test_late_advice_in_the_browser_shows_each_options_chance_of_a_hall_of_fame_
         page.click("#advice-confirm")
         # The options come first; their chances follow, worked out on the server.
         expect(page.locator("#advice-hall")).to_have_text(narration.hall_chances(121))
-        chances = page.locator("#advice-options li .chance")
+        chances = page.locator("#advice-options tbody .chance")
         shown = chances.all_text_contents()
-        assert shown and all(re.fullmatch(r" · \d{1,3}\.\d% to reach 121\+", text) for text in shown), shown
-        expect(page.locator("#advice p.hint").first).to_contain_text("Hall of Fame total (121+)")
+        assert shown and all(re.match(r"\d{1,3}\.\d%", text) for text in shown), shown
+        expect(page.locator("#advice-options thead")).to_contain_text("Hall of Fame total (121+)")
         page.screenshot(path=str(ROOT / "build" / "web-hall-chances.png"))
         assert errors == []

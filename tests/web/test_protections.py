@@ -333,6 +333,7 @@ def test_the_schema_documents_429_where_there_is_a_rate_and_only_there(web: Test
         ("/api/games", "post"),
         ("/api/games/{table_id}/roll", "post"),
         ("/api/games/{table_id}/score", "post"),
+        ("/api/games/{table_id}/resign", "post"),
         ("/api/games/{table_id}/advice", "post"),
         ("/api/games/{table_id}/advice/chances", "post"),
         ("/api/games/{table_id}/hall", "post"),

@@ -4,6 +4,7 @@ step but still asks twice before a zero, the sound of the dice is off until it i
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from kismet_dice.session import narration
 from kismet_dice.strategy import Computer
 from kismet_dice.web.guard import UNLIMITED
 from tests.support.browser import chromium, served, start
@@ -94,13 +96,18 @@ def test_enter_at_once_fills_a_box_with_one_click_or_letter_but_asks_twice_befor
         expect(page.locator(f"#sheet td[data-seat='0'][data-box='{box}'] .entry")).to_have_count(1)
         expect(entries).to_have_count(2)
 
+        # A zero is asked about first, as the terminal asks: n keeps the box open, y enters the 0.
         roll(page)
         box, letter, _ = next(option for option in options(page) if option[2] == 0)
+        label = page.locator(f"#sheet tr[data-box='{box}'] th").inner_text().split(" ", 1)[1]
         page.keyboard.press(letter)
-        expect(page.locator("#sheet tr.selected")).to_have_attribute("data-box", box)
-        expect(page.locator("#status")).to_contain_text("would score 0")
+        expect(page.locator("#zero-words")).to_have_text(narration.zero_question(label))
+        page.keyboard.press("n")
+        expect(page.locator("#zero-question")).to_be_hidden()
         expect(entries).to_have_count(2)
         page.click(f"#sheet td[data-seat='0'][data-box='{box}'] button.option")
+        expect(page.locator("#zero-words")).to_have_text(narration.zero_question(label))
+        page.keyboard.press("y")
         expect(page.locator(f"#sheet td[data-seat='0'][data-box='{box}'] .entry")).to_have_text("0")
 
         # The browser keeps the setting.
@@ -153,7 +160,7 @@ def play_to_the_end(page: Page, address: str, game_id: str, tokens: dict[int, st
         state = scored.json()
 
 
-def test_play_again_gives_the_host_new_invitations_and_offers_the_others_to_watch(
+def test_play_again_gives_the_host_new_invitations_and_moves_the_others_to_their_own_seats(
     browser: Browser, tmp_path: Path, computer: Computer
 ) -> None:
     # Sixty actions in a few seconds from one address: no rate limit in the way.
@@ -186,14 +193,11 @@ def test_play_again_gives_the_host_new_invitations_and_offers_the_others_to_watc
         new_game = urlsplit(ann.url).path
         assert new_game != urlsplit(first).path
 
-        offer = bob.locator("#next-game")
-        expect(offer).to_contain_text("A new game with the same players has begun")
-        expect(bob.locator("#play-again")).to_have_count(0)
-        offer.get_by_role("link", name="Watch it").click()
-        expect(bob).to_have_url(address + new_game)
-        expect(bob.locator("#role")).to_have_text("You are watching this game.")
+        # Bob's page moves to his own seat of the new game: the host's page sees him join.
+        expect(bob).to_have_url(re.compile(re.escape(address + new_game) + "#seat="))
+        expect(bob.locator("#role")).to_contain_text("You play Bob")
         expect(bob.locator("#sheet thead .player-name")).to_have_text(["Ann", "Bob"])
-        # The host's page sees the watcher's page as a viewer, not as Bob: Bob has not joined yet.
-        expect(ann.locator(".invitation-item[data-seat='1'] input.invitation")).to_be_visible()
+        assert seat_token(bob.url) == seat_token(new_bob_link)
+        expect(ann.locator(".invitation-item[data-seat='1'] .joined")).to_be_visible()
         guest.close()
         host.close()

@@ -17,6 +17,8 @@ from kismet_dice.game.events import (
     Event,
     HouseRules,
     Penalty,
+    Recorded,
+    Resigned,
     Roll,
     Rolled,
     RollOff,
@@ -226,6 +228,11 @@ class Game:
 
     # --- actions -----------------------------------------------------------------------
 
+    @property
+    def resigned(self) -> tuple[int, ...]:
+        """The seats that resigned, in the order they did."""
+        return tuple(event.seat for event in self._history if isinstance(event, Resigned))
+
     def apply(self, action: Action) -> Dice | int:
         """Take an action: a :class:`Roll` returns the dice, a :class:`Score` the points entered."""
         if isinstance(action, Roll):
@@ -266,6 +273,34 @@ class Game:
         else:
             self._advance(seat)
         return points
+
+    def resign(self, seat: int, *, end: bool = False) -> tuple[Box, ...]:
+        """``seat`` leaves the game for good, at any time: each of its open boxes gets a 0 (a filled
+        box never changes, and a sheet with every box filled takes no turn), so the game goes on
+        for the others; if it was that seat's turn, the next player's begins. With ``end`` the game
+        ends here (the table has no person left to play). Returns the boxes that got a 0.
+
+        >>> from kismet_dice.game import ScriptedDice
+        >>> game = Game(["Ann", "Bob"], rng=ScriptedDice([6, 2]))
+        >>> len(game.resign(0)), game.current_player, game.sheet(0).total
+        (15, 1, 0)
+        """
+        self._require_turn()
+        sheet = self._sheets[self._check_seat(seat)]
+        zeros = sheet.open_boxes
+        if not zeros:
+            raise IllegalAction(f"{self._names[seat]} has no open box left to give up")
+        for box in zeros:
+            sheet = sheet.with_entry(box, 0)
+        self._sheets[seat] = sheet
+        self._history.append(Resigned(seat, tuple(zeros), end))
+        if end:
+            self._current = None
+            self._dice = ()
+            self._rolls_left = 0
+        elif seat == self._current:
+            self._advance(seat)
+        return tuple(zeros)
 
     # --- the flow of turns and rounds -------------------------------------------------
 
@@ -378,7 +413,7 @@ class Game:
             players=self._names,
             house_rules=self._house_rules,
             roll_off=tuple(event for event in self._history if isinstance(event, RollOff)),
-            actions=tuple(event for event in self._history if isinstance(event, Rolled | Scored)),
+            actions=tuple(event for event in self._history if isinstance(event, Recorded)),
         )
 
     def to_json(self) -> str:
@@ -391,7 +426,7 @@ class Game:
         covered, opening, actions = self._written
         if not opening:
             opening = self.record().opening_json()  # the roll-off is over before the first action
-        new = [event for event in self._history[covered:] if isinstance(event, Rolled | Scored)]
+        new = [event for event in self._history[covered:] if isinstance(event, Recorded)]
         if new:
             more = ",".join(map(action_json, new))
             actions = f"{actions},{more}" if actions else more
@@ -482,7 +517,7 @@ class Game:
         if not text.startswith(held) or not text.endswith("]}"):
             return None
         added = text[len(held) : -2]
-        done = sum(1 for event in self._history if isinstance(event, Rolled | Scored))
+        done = sum(1 for event in self._history if isinstance(event, Recorded))
         # After an action of its own, what follows it starts with a comma; before any, it cannot.
         if added and (added.startswith(",") != bool(done)):
             return None
@@ -492,7 +527,7 @@ class Game:
         game._written = (len(game._history), self._written[1], text[len(self._written[1]) : -2])
         return game
 
-    def _carried_on(self, added: Sequence[Rolled | Scored], done: int, rng: DiceSource | None) -> Game:
+    def _carried_on(self, added: Sequence[Recorded], done: int, rng: DiceSource | None) -> Game:
         """A copy of this game with ``added`` replayed, the record's actions from number ``done + 1``."""
         faces = Record(self._names, self._house_rules, (), tuple(added)).faces()
         script = ScriptedDice(faces, then=rng if rng is not None else secrets.SystemRandom())
@@ -510,9 +545,14 @@ class Game:
             raise RecordError("the record's dice do not match its rolls")
         return game
 
-    def _replay(self, actions: Iterable[Rolled | Scored], first: int = 1) -> None:
+    def _replay(self, actions: Iterable[Recorded], first: int = 1) -> None:
         for number, action in enumerate(actions, first):
             where = f"action {number}"
+            if isinstance(action, Resigned):
+                # A player may leave at any time: it need not be their turn.
+                if self.resign(action.seat, end=action.ended) != action.zeros:
+                    raise RecordError(f"{where}: the boxes given up are not the seat's open ones")
+                continue
             if action.seat != self._current:
                 raise RecordError(f"{where} is by seat {action.seat}, but it was seat {self._current}'s turn")
             if isinstance(action, Rolled):

@@ -36,6 +36,8 @@ class Score:
 
 
 Action = Roll | Score
+"""A turn's actions. Resigning (:meth:`Game.resign <kismet_dice.game.engine.Game.resign>`) is not
+one: a player may leave at any time, not only in their turn."""
 
 
 # Events: the history of a game, in the order things happened.
@@ -87,4 +89,19 @@ class SecondKismet:
     penalties: tuple[Penalty, ...]
 
 
-Event = RollOff | Rolled | Scored | SecondKismet
+@dataclass(frozen=True)
+class Resigned:
+    """``seat`` left the game for good: each of its open boxes, ``zeros``, got a 0, so it has no
+    turn left and the game goes on for the others. ``ended``: the game ended there too (the table
+    had no person left to play; which seats are people is the table's to know, not the rules', so
+    the record keeps it and a replay ends the same)."""
+
+    seat: int
+    zeros: tuple[Box, ...]
+    ended: bool = False
+
+
+Event = RollOff | Rolled | Scored | SecondKismet | Resigned
+
+Recorded = Rolled | Scored | Resigned
+"""The events a record keeps as its actions: every decision (the roll-off's dice are kept apart)."""

@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from kismet_dice.game.events import HouseRules, Rolled, RollOff, Scored
+from kismet_dice.game.events import HouseRules, Recorded, Resigned, Rolled, RollOff, Scored
 from kismet_dice.rules import Box, Dice
 
 FORMAT = "kismet-dice game"
@@ -24,14 +24,19 @@ class RecordError(ValueError):
     """A game record that is not valid JSON, not a game, or does not replay through the rules."""
 
 
-def action_json(action: Rolled | Scored) -> str:
+def action_json(action: Recorded) -> str:
     """One action as the record's JSON holds it.
 
     >>> action_json(Rolled(0, (1, 2), (3, 4, 4, 6, 1)))
     '{"seat":0,"roll":[1,2],"dice":[3,4,4,6,1]}'
+    >>> action_json(Resigned(1, (Box.KISMET,)))
+    '{"seat":1,"resign":["KISMET"],"ended":false}'
     """
     if isinstance(action, Rolled):
         encoded: dict[str, Any] = {"seat": action.seat, "roll": list(action.hold), "dice": list(action.dice)}
+    elif isinstance(action, Resigned):
+        # The zeros are the record's claim, checked on replay like a score's points.
+        encoded = {"seat": action.seat, "resign": [box.name for box in action.zeros], "ended": action.ended}
     else:
         encoded = {"seat": action.seat, "score": action.box.name, "points": action.points}
     return json.dumps(encoded, separators=(",", ":"))
@@ -55,7 +60,7 @@ class Record:
     players: tuple[str, ...]
     house_rules: HouseRules
     roll_off: tuple[RollOff, ...]
-    actions: tuple[Rolled | Scored, ...]
+    actions: tuple[Recorded, ...]
 
     def faces(self) -> list[int]:
         """Every die the game drew, in order: the roll-off's, then each roll's dice not held.
@@ -140,7 +145,7 @@ def _roll_off(rounds: list[Any]) -> tuple[RollOff, ...]:
     return tuple(decoded)
 
 
-def actions_from_json(text: str, *, first: int = 1, dice: Dice = ()) -> tuple[Rolled | Scored, ...]:
+def actions_from_json(text: str, *, first: int = 1, dice: Dice = ()) -> tuple[Recorded, ...]:
     """Actions of a record, from the JSON list of them: the part of a stored record that follows
     what a reader holds already. ``first`` is the number of the first (for messages) and ``dice``
     those on the table before it. Raises :class:`RecordError` as :meth:`Record.from_json` does.
@@ -157,8 +162,8 @@ def actions_from_json(text: str, *, first: int = 1, dice: Dice = ()) -> tuple[Ro
     return _actions(actions, first=first, dice=dice)
 
 
-def _actions(actions: list[Any], *, first: int = 1, dice: Dice = ()) -> tuple[Rolled | Scored, ...]:
-    decoded: list[Rolled | Scored] = []
+def _actions(actions: list[Any], *, first: int = 1, dice: Dice = ()) -> tuple[Recorded, ...]:
+    decoded: list[Recorded] = []
     # A score enters the dice of the roll before it; a score with no roll before it in its
     # turn gets none, and the replay refuses it.
     for number, action in enumerate(actions, first):
@@ -182,6 +187,14 @@ def _actions(actions: list[Any], *, first: int = 1, dice: Dice = ()) -> tuple[Ro
             points = _field(action, "points", int, where)
             decoded.append(Scored(seat, Box[box_name], points, dice))
             dice = ()
+        elif "resign" in action:
+            names = _field(action, "resign", list, where)
+            if not all(isinstance(name, str) and name in Box.__members__ for name in names):
+                raise RecordError(f"{where}: 'resign' should list boxes, not {names!r}")
+            decoded.append(
+                Resigned(seat, tuple(Box[name] for name in names), _field(action, "ended", bool, where))
+            )
+            # A player leaving between another's roll and score leaves those dice on the table.
         else:
-            raise RecordError(f"{where} is neither a roll nor a score")
+            raise RecordError(f"{where} is neither a roll, a score nor a resignation")
     return tuple(decoded)

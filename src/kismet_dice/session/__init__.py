@@ -13,7 +13,17 @@ from kismet_dice.session.hall_chances import HallAdvice, HallChances
 from kismet_dice.session.keeping import Keeper, Policy, Stale, StoreKeeper, Unkept, Unsaved
 from kismet_dice.session.narration import Told
 from kismet_dice.session.preferences import Preferences
-from kismet_dice.session.seats import COMPUTER_PACE, LIMITS, MAX_SEATS, BadSetup, Limits, Seat, Setup
+from kismet_dice.session.seats import (
+    COMPUTER_PACE,
+    LIMITS,
+    MAX_SEATS,
+    MAX_TURN_SECONDS,
+    MIN_TURN_SECONDS,
+    BadSetup,
+    Limits,
+    Seat,
+    Setup,
+)
 from kismet_dice.session.table import (
     BadName,
     HallOutcome,
@@ -29,6 +39,8 @@ __all__ = [
     "COMPUTER_PACE",
     "LIMITS",
     "MAX_SEATS",
+    "MAX_TURN_SECONDS",
+    "MIN_TURN_SECONDS",
     "BadName",
     "BadSetup",
     "HallAdvice",

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from kismet_dice.game import Event, Game, Rolled, RollOff, Scored, SecondKismet
+from kismet_dice.game import Event, Game, Resigned, Rolled, RollOff, Scored, SecondKismet
 from kismet_dice.rules import Box, Dice, Sheet, bonus, describe, score
 from kismet_dice.strategy import Decision, Option, Proficiency
 
@@ -114,6 +114,70 @@ def second_kismet(names: Sequence[str], event: SecondKismet) -> str:
     return " ".join(sentences)
 
 
+def boxes(labels: Sequence[str]) -> str:
+    """Box labels in a list of words.
+
+    >>> boxes(["Ones"]), boxes(["Ones", "Kismet"]), boxes(["Ones", "Twos", "Kismet"])
+    ('Ones', 'Ones and Kismet', 'Ones, Twos and Kismet')
+    """
+    if len(labels) <= 1:
+        return "".join(labels)
+    return f"{', '.join(labels[:-1])} and {labels[-1]}"
+
+
+def resigned(names: Sequence[str], event: Resigned) -> str:
+    """A player leaving the game: the zeros entered for them, and whether the game goes on.
+
+    >>> from kismet_dice.rules import Box
+    >>> resigned(["Ann", "Bob"], Resigned(1, (Box.FOURS, Box.KISMET)))
+    'Bob resigns: 0 in Fours and Kismet. The game goes on without Bob.'
+    >>> resigned(["Ann", "Bob"], Resigned(1, (Box.KISMET,), ended=True))
+    'Bob resigns: 0 in Kismet. No person is left to play, so the game ends here.'
+    """
+    name = names[event.seat]
+    zeros = f"{name} resigns: 0 in {boxes([box.label for box in event.zeros])}."
+    if event.ended:
+        return f"{zeros} No person is left to play, so the game ends here."
+    return f"{zeros} The game goes on without {name}." if len(names) > 1 else zeros
+
+
+TIME_OUT_RULE = (
+    "When a person's time for a turn runs out, the table plays it for them: it rolls if they have "
+    "not rolled yet, then enters the dice in the open box that scores most (the highest on the "
+    "sheet if several do)."
+)
+"""What the table does when a turn's time runs out, as the set-up and the table say it."""
+
+
+def timed_out(name: str, rolled_for: bool, box: Box, points: int) -> str:
+    """What the table did for a person whose time ran out.
+
+    >>> timed_out("Ann", False, Box.STRAIGHT, 30)
+    "Ann's time ran out: the table entered 30 in Straight, the open box that scores most."
+    >>> timed_out("Ann", True, Box.ONES, 0)[:48]
+    "Ann's time ran out: the table rolled for Ann and"
+    """
+    rolled = f"rolled for {name} and " if rolled_for else ""
+    entered = entry(box, points)
+    return f"{name}'s time ran out: the table {rolled}entered {entered}, the open box that scores most."
+
+
+def turn_time(seconds: int | None) -> str:
+    """A table's time per turn, in words.
+
+    >>> turn_time(None), turn_time(90)
+    ('no time limit per turn', '90 seconds per turn')
+    """
+    return "no time limit per turn" if seconds is None else f"{seconds} seconds per turn"
+
+
+RESIGN_QUESTION = (
+    "Resign your seat? Every open box of your sheet gets a 0 and you take no more turns; "
+    "the game goes on for the others (it ends if no person is left to play). This cannot be undone."
+)
+"""What a person is asked before resigning, in every interface."""
+
+
 def story(game: Game, start: int = 0) -> tuple[Told, ...]:
     """The sentences of the events of ``game``'s history from ``start`` on.
 
@@ -139,6 +203,10 @@ def story(game: Game, start: int = 0) -> tuple[Told, ...]:
         elif isinstance(event, Scored):
             sheets[event.seat] = sheets[event.seat].with_entry(event.box, event.points)
             text = scored(names, event, sheets[event.seat].total)
+        elif isinstance(event, Resigned):
+            for box in event.zeros:
+                sheets[event.seat] = sheets[event.seat].with_entry(box, 0)
+            text = resigned(names, event)
         else:
             for penalty in event.penalties:
                 sheets[penalty.seat] = sheets[penalty.seat].with_entry(penalty.box, 0)
@@ -159,6 +227,9 @@ def _sheets_before(game: Game, start: int) -> list[Sheet]:
         elif isinstance(event, SecondKismet):
             for penalty in event.penalties:
                 sheets[penalty.seat] = sheets[penalty.seat].without_entry(penalty.box)
+        elif isinstance(event, Resigned):
+            for box in event.zeros:
+                sheets[event.seat] = sheets[event.seat].without_entry(box)
     return sheets
 
 
@@ -228,6 +299,44 @@ def option(choice: Option, dice: Dice) -> str:
         return "roll all five"
     rolled_again = 5 - len(choice.keep)
     return f"keep {' '.join(map(str, choice.keep))}, roll {rolled_again}"
+
+
+ADVICE_TITLE = "Advice: every option by expected final total"
+ADVICE_COLUMNS = ("Option", "Expected", "Gives away")
+"""The advice table's columns beside each option's rank ("best", then 2, 3 ...): what to do, the
+expected final total after it, and how much less that is than the best option's."""
+BEST = "best"
+"""The rank of the first option of the advice."""
+
+
+def advice_keys(hidden: int = 0) -> str:
+    """How the advice's options are played, and how many weaker ones are not shown.
+
+    >>> advice_keys()
+    'Enter plays the highlighted option, escape closes.'
+    >>> advice_keys(3)[-30:]
+    '(3 weaker options not shown).'
+    """
+    more = f" ({hidden} weaker options not shown)" if hidden else ""
+    return f"Enter plays the highlighted option, escape closes{more}."
+
+
+def gives_away(best: float, expected: float, rank: int) -> str:
+    """An option's "gives away" cell: the expected points it gives away against the best option.
+
+    >>> gives_away(250.0, 250.0, 0), gives_away(250.0, 247.125, 1)
+    ('—', '2.88')
+    """
+    return "—" if rank == 0 else f"{best - expected:.2f}"
+
+
+def zero_question(label: str) -> str:
+    """Asked before a zero is entered at once (from the advice, or with "enter at once").
+
+    >>> zero_question("Kismet")
+    'Kismet would score 0. Enter the zero?'
+    """
+    return f"{label} would score 0. Enter the zero?"
 
 
 def rolls_left(count: int) -> str:

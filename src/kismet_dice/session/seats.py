@@ -17,6 +17,38 @@ COMPUTER_PACE: Final = 0.6
 """Seconds between a computer player's actions: slow enough for a person to follow."""
 
 
+MIN_TURN_SECONDS: Final = 10
+"""The shortest time a table may give each person's turn (when it gives one at all)."""
+
+MAX_TURN_SECONDS: Final = 600
+"""The longest."""
+
+TURN_SECONDS_CHOICES: Final = (30, 60, 120, 300)
+"""The times per turn a set-up offers first."""
+
+
+LEVEL_WORDS: Final = {
+    Level.EASY: "a casual player: keeps the most common face and takes the box that scores most now",
+    Level.MEDIUM: "a careful player who knows what each box is usually worth; goes for straights and flushes",
+    Level.HARD: "perfect play: the best expected total from every position",
+    Level.TARGET: (
+        "plays for the Hall of Fame: each turn it aims at the least total that enters the Hall of Fame now "
+        "(one more than its tenth entry) and takes the best chance of reaching it, rather than the best "
+        "expected total; while the Hall has fewer than ten entries every total enters, so it plays as hard"
+    ),
+}
+"""How each computer level plays, as a set-up explains it."""
+
+
+def default_name(number: int, level: Level | None = None) -> str:
+    """The name a seat takes when none is given: a person's by their place, a computer's by its level.
+
+    >>> default_name(2), default_name(3, Level.HARD)
+    ('Player 2', 'Computer (hard)')
+    """
+    return f"Player {number}" if level is None else f"Computer ({level.value})"
+
+
 class BadSetup(IllegalAction):
     """A set-up that cannot be played: no seats or too many, a bad or shared name, an unknown level."""
 
@@ -102,6 +134,11 @@ class Limits:
     levels: tuple[Level, ...] = tuple(Level)
     boxes: tuple[Box, ...] = tuple(Box)
     computer_pace: float = COMPUTER_PACE
+    min_turn_seconds: int = MIN_TURN_SECONDS
+    max_turn_seconds: int = MAX_TURN_SECONDS
+    turn_seconds_choices: tuple[int, ...] = TURN_SECONDS_CHOICES
+    level_words: tuple[tuple[Level, str], ...] = tuple(LEVEL_WORDS.items())
+    computer_names: tuple[tuple[Level, str], ...] = tuple((level, default_name(0, level)) for level in Level)
 
 
 LIMITS: Final = Limits()

@@ -13,8 +13,8 @@ import contextlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from kismet_dice.game import Action, DiceSource, Game, Roll, check_name
-from kismet_dice.rules import IllegalAction
+from kismet_dice.game import Action, DiceSource, Game, Resigned, Roll, Scored, check_name
+from kismet_dice.rules import Box, IllegalAction
 from kismet_dice.session import narration
 from kismet_dice.session.hall_chances import HallAdvice, HallChances
 from kismet_dice.session.keeping import Keeper, StoreKeeper, Unkept
@@ -217,11 +217,67 @@ class Session:
             self._goal = entering_total(self.keeper.hall_totals()) or 0
         return self._goal
 
-    def _apply(self, action: Action) -> tuple[Told, ...]:
+    @property
+    def turn_key(self) -> tuple[int, int] | None:
+        """Which person's turn it is, as ``(turns ended so far, seat)``: the same for a whole turn,
+        different for every turn (``None`` while a computer plays, or once the game is over)."""
+        game = self._game
+        seat = game.current_player
+        if seat is None or self.seats[seat].is_computer:
+            return None
+        ended = sum(1 for event in game.history if isinstance(event, Scored | Resigned))
+        return ended, seat
+
+    def time_out(self, turn: tuple[int, int]) -> tuple[tuple[Told, ...], str]:
+        """The time of the person's turn ``turn`` (:attr:`turn_key`) ran out: the table plays it by
+        :data:`~kismet_dice.session.narration.TIME_OUT_RULE`, rolling if no roll was made, then
+        entering the dice in the open box that scores most (the highest on the sheet on a tie). One
+        change, kept once. Returns what happened, told, and the sentence saying the table played.
+        :class:`IllegalAction` if that turn is over already (someone played meanwhile).
+        """
+        if self.turn_key != turn:
+            raise IllegalAction("that turn is over already")
+        seat = turn[1]
+        rolled_for = not self._game.dice
+        chosen: list[tuple[Box, int]] = []
+
+        def play(trial: Game) -> None:
+            if not trial.dice:
+                trial.roll()
+            options = trial.options()
+            box = max(options, key=lambda each: (options[each], -each.value))
+            chosen.append((box, trial.score(box)))
+
+        told = self._apply(play)
+        box, points = chosen[0]
+        return told, narration.timed_out(self._game.names[seat], rolled_for, box, points)
+
+    def resign(self, seat: int) -> tuple[Told, ...]:
+        """A person leaves the game for good, in their turn or not: each open box of their sheet
+        gets a 0 and they take no more turns, so the game goes on for the others. If no other
+        person with an open box is left (only computers, or nobody), the game ends there: a table
+        of computers alone is nobody's game. Returns what happened, told.
+        """
+        game = self._game
+        if game.is_over:
+            raise IllegalAction("the game is over")
+        if not 0 <= seat < len(self.seats):
+            raise IllegalAction(f"there is no seat {seat + 1} at this table")
+        if self.seats[seat].is_computer:
+            raise IllegalAction(f"{game.names[seat]} is a computer player: only a person resigns")
+        if seat in game.resigned:
+            raise IllegalAction(f"{game.names[seat]} has resigned already")
+        others = [other for other in self.humans if other != seat and game.sheet(other).open_boxes]
+        return self._apply(lambda trial: trial.resign(seat, end=not others))
+
+    def _apply(self, action: Action | Callable[[Game], object]) -> tuple[Told, ...]:
         # The action is tried on a copy, which becomes the game only once it is kept.
         trial = self._game.copy()
         start = len(trial.history)
-        trial.apply(action)
+        if callable(action):
+            action(trial)
+        else:
+            trial.apply(action)
         self.keeper.keep(trial, levels=self.levels, assisted=self._assisted)
         self._game = trial
         told = narration.story(trial, start)
@@ -305,7 +361,9 @@ class Session:
         """The people who may still answer a Hall of Fame prompt (whether or not they qualify now)."""
         if not self._game.is_over or self._assisted or not self.keeper.has_hall:
             return ()
-        return tuple(seat for seat in self.humans if seat not in self._hall_asked)
+        # A seat that resigned did not play its game out: its total is no game total.
+        gone = self._game.resigned
+        return tuple(seat for seat in self.humans if seat not in self._hall_asked and seat not in gone)
 
     def answer_hall(self, seat: int, name: str | None) -> HallOutcome:
         """``seat``'s answer to the Hall of Fame prompt: a name enters the total, ``None`` declines.

@@ -27,7 +27,7 @@ from typing import TypeVar
 from kismet_dice.game import Action, DiceSource, SystemDice
 from kismet_dice.session.keeping import Policy, Stale, StoreKeeper, Unsaved
 from kismet_dice.session.narration import Told
-from kismet_dice.session.seats import Seat, Setup
+from kismet_dice.session.seats import MAX_TURN_SECONDS, MIN_TURN_SECONDS, BadSetup, Seat, Setup
 from kismet_dice.session.table import HallOutcome, Players, Session, seat_levels
 from kismet_dice.storage import WEB_OWNER, HallEntry, SavedGameError, Storage, StorageError, database_url
 from kismet_dice.strategy import Advisor, Option
@@ -70,10 +70,14 @@ def token_digest(token: str) -> str:
 class Table:
     """One game at the server: its id, its session and the digests of its seat tokens."""
 
-    def __init__(self, table_id: str, session: Session, seat_digests: Sequence[str]) -> None:
+    def __init__(
+        self, table_id: str, session: Session, seat_digests: Sequence[str], turn_seconds: int | None = None
+    ) -> None:
         self.id = table_id
         self.session = session
         self._digests = tuple(seat_digests)
+        self.turn_seconds = turn_seconds
+        """The time for each person's turn, in seconds (``None``: no limit); set up with the game."""
 
     @property
     def version(self) -> int:
@@ -225,8 +229,11 @@ class Tables:
 
     # --- tables -----------------------------------------------------------------------
 
-    def create(self, setup: Setup) -> NewTable:
-        """Set up a game: the dice decide who begins; each person's seat gets a secret token."""
+    def create(self, setup: Setup, turn_seconds: int | None = None) -> NewTable:
+        """Set up a game: the dice decide who begins; each person's seat gets a secret token.
+        ``turn_seconds``: the time for each person's turn (``None``: no limit)."""
+        if turn_seconds is not None and not MIN_TURN_SECONDS <= turn_seconds <= MAX_TURN_SECONDS:
+            raise BadSetup(f"a turn's time is {MIN_TURN_SECONDS} to {MAX_TURN_SECONDS} seconds, or no limit")
         setup = setup.checked()
         session = Session.new(setup, computer=self._players, rng=self._dice)
         tokens = tuple(None if seat.is_computer else secrets.token_urlsafe(24) for seat in session.seats)
@@ -234,12 +241,15 @@ class Tables:
         table_id = secrets.token_urlsafe(12)
         storage = self._stores.get()
         try:
-            saved = storage.tables.create(table_id, session.game, digests, list(session.levels))
+            saved = storage.tables.create(table_id, session.game, digests, list(session.levels), turn_seconds)
         except StorageError as error:
             raise Unsaved(f"the game could not be saved: {error.public}") from None
         keeper = StoreKeeper(storage, saved, policy=Policy.REFUSE, owner=OWNER)
         table = Table(
-            table_id, Session(session.game, session.seats, computer=self._players, keeper=keeper), digests
+            table_id,
+            Session(session.game, session.seats, computer=self._players, keeper=keeper),
+            digests,
+            turn_seconds,
         )
         self._hold(table)
         return NewTable(table, tokens)
@@ -309,7 +319,9 @@ class Tables:
             assisted=saved.assisted,
             hall_asked=saved.hall_asked,
         )
-        table = Table(table_id, session, digests)
+        # The time per turn never changes either: read once, when the table is first loaded here.
+        turn_seconds = held.turn_seconds if held is not None else storage.tables.turn_seconds(table_id)
+        table = Table(table_id, session, digests, turn_seconds)
         self._hold(table)
         return table
 
@@ -407,6 +419,18 @@ class Tables:
             table_id, lambda table: table.session.act(table.seat_of(token), action)
         )
         return self._tell(Change(table, before, told))
+
+    def resign(self, table_id: str, token: str | None) -> Change:
+        """The token's seat leaves the game for good (see :meth:`Session.resign`)."""
+        table, told, before = self._change(table_id, lambda table: table.session.resign(table.seat_of(token)))
+        return self._tell(Change(table, before, told))
+
+    def time_out(self, table_id: str, turn: tuple[int, int]) -> Change:
+        """The time of person's turn ``turn`` ran out: the table plays it (see
+        :meth:`Session.time_out`); the change's news says so. Never taken again on a newer game
+        blindly: a turn played meanwhile is over, which the session refuses."""
+        table, (told, news), before = self._change(table_id, lambda table: table.session.time_out(turn))
+        return self._tell(Change(table, before, told, (news,)))
 
     def computer_step(self, table_id: str) -> Change:
         """One action of the computer player whose turn it is.

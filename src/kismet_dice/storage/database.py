@@ -186,6 +186,8 @@ MIGRATIONS: tuple[tuple[Step, ...], ...] = (
         "ALTER TABLE saved_game ADD COLUMN players TEXT",
         _players_from_records,
     ),
+    # 7: a web table's time for each person's turn, in seconds (NULL: no limit).
+    ("ALTER TABLE web_table ADD COLUMN turn_seconds INTEGER",),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

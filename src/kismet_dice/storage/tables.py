@@ -35,12 +35,18 @@ class WebTables:
         self._database = database
 
     def create(
-        self, table_id: str, game: Game, seat_digests: Sequence[str], levels: Sequence[str | None]
+        self,
+        table_id: str,
+        game: Game,
+        seat_digests: Sequence[str],
+        levels: Sequence[str | None],
+        turn_seconds: int | None = None,
     ) -> SavedGame:
         """Save a new game owned by the web server and its table, in one transaction.
 
-        ``seat_digests`` and ``levels`` give one entry per seat. Raises ``ValueError`` if they do
-        not, or if there is a table ``table_id`` already.
+        ``seat_digests`` and ``levels`` give one entry per seat; ``turn_seconds`` is the time for
+        each person's turn (``None``: no limit). Raises ``ValueError`` if they do not, or if there
+        is a table ``table_id`` already.
         """
         digests = list(seat_digests)
         if len(digests) != len(game.names) or not all(isinstance(digest, str) for digest in digests):
@@ -52,8 +58,8 @@ class WebTables:
                 raise ValueError(f"there is a table {table_id!r} already")
             saved = insert_game(connection)
             connection.execute(
-                "INSERT INTO web_table (id, saved_game, seat_digests) VALUES (?, ?, ?)",
-                (table_id, saved.id, json.dumps(digests)),
+                "INSERT INTO web_table (id, saved_game, seat_digests, turn_seconds) VALUES (?, ?, ?, ?)",
+                (table_id, saved.id, json.dumps(digests), turn_seconds),
             )
             return saved
 
@@ -77,6 +83,12 @@ class WebTables:
         if not isinstance(digests, list) or not all(isinstance(digest, str) for digest in digests):
             raise SavedGameError(f"table {table_id!r} has seat digests that cannot be read")
         return int(saved_game), tuple(digests)
+
+    def turn_seconds(self, table_id: str) -> int | None:
+        """The time for each person's turn at table ``table_id``, in seconds; ``None``: no limit
+        (or no such table)."""
+        row = self._database.read_row("SELECT turn_seconds FROM web_table WHERE id = ?", (table_id,))
+        return None if row is None or row[0] is None else int(row[0])
 
     def unfinished(self) -> tuple[str, ...]:
         """The ids of the tables whose game is not over, the longest untouched first."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kismet_dice.game import ROLLS_PER_TURN, Game, Rolled, Scored, SecondKismet
+from kismet_dice.game import ROLLS_PER_TURN, Game, Resigned, Rolled, Scored, SecondKismet
 from kismet_dice.rules import Box, Dice, Sheet
 from kismet_dice.strategy.advisor import Advisor, Option
 
@@ -69,6 +69,7 @@ def proficiency(game: Game, advisor: Advisor) -> Proficiency:
     dice: Dice = ()
     rolls_left = ROLLS_PER_TURN
     decisions: list[Decision] = []
+    seat_rolling: int | None = None  # whose dice are on the table
     for event in game.history:
         if isinstance(event, Rolled):
             if dice:
@@ -90,4 +91,15 @@ def proficiency(game: Game, advisor: Advisor) -> Proficiency:
         elif isinstance(event, SecondKismet):
             for penalty in event.penalties:
                 sheets[penalty.seat] = sheets[penalty.seat].with_entry(penalty.box, 0)
+        elif isinstance(event, Resigned):
+            # Giving up is no choice among the options: its zeros are entered, and a turn it cut
+            # short leaves no dice for the next player's first roll.
+            for box in event.zeros:
+                sheets[event.seat] = sheets[event.seat].with_entry(box, 0)
+            if seat_rolling == event.seat:
+                dice, rolls_left = (), ROLLS_PER_TURN
+        if isinstance(event, Rolled):
+            seat_rolling = event.seat
+        elif isinstance(event, Scored):
+            seat_rolling = None
     return Proficiency(game.names, tuple(decisions))

@@ -57,9 +57,16 @@ pages; a page over it is closed with code 1013 and a reason.
 Presence: a page that holds a seat's token sends `{{"type": "hello", "token": ...}}` (checked like
 any action); the game view and every update carry `connected`, the seats whose player has a page
 open, and each arrival or departure sends `{{"type": "presence", "connected": [0, 2]}}`. Once a
-game is over, `POST /api/games/{{id}}/again` (a seat's token) starts one with the same players: its
-seat links go to whoever asked, and every page of the old game gets `{{"type": "again",
-"watch_link": ...}}`.
+game is over, `POST /api/games/{{id}}/again` (a seat's token) starts one with the same players in
+the same seats: its seat links go to whoever asked, and every page of the old game gets
+`{{"type": "again", "watch_link": ..., "seat_link": ...}}`, where `seat_link` is the new game's link
+of the seat that page said hello for (each page gets only its own seat's link; a watcher gets
+null) and the page moves there.
+
+A person may leave a game for good with `POST /api/games/{{id}}/resign` (their seat's token), in
+their turn or not: every open box of their sheet gets a 0 and they take no more turns; the game
+goes on for the others, and ends there if no person with an open box is left (only computers, or
+nobody). The event (`"kind": "resigned"`, with the `zeros`) is told like any other.
 
 Every refusal is a 4xx answer with a JSON body `{{"error": "what was wrong"}}`; the game is unchanged.
 `GET /api/limits` gives the limits a page must respect.

@@ -140,6 +140,10 @@ class Hub:
         for page in list(self._tables.get(table_id, ())):
             self.send(page, text)
 
+    def every(self, table_id: str) -> tuple[Page, ...]:
+        """The open pages of a table, for a message each page is sent its own version of."""
+        return tuple(self._tables.get(table_id, ()))
+
     def connected(self, table_id: str) -> list[int]:
         """The seats of a table whose player has a page open, in seat order. (Also read by the
         store thread as it draws a view: the set is copied at once, which the loop cannot

@@ -23,7 +23,7 @@ from pydantic import (
 
 from kismet_dice.game import MAX_NAME_LENGTH, check_name
 from kismet_dice.rules import Box
-from kismet_dice.session import MAX_SEATS
+from kismet_dice.session import MAX_SEATS, MAX_TURN_SECONDS, MIN_TURN_SECONDS
 from kismet_dice.strategy import Level
 
 
@@ -73,6 +73,12 @@ class NewGameRequest(BaseModel):
     players: list[SeatRequest] = Field(min_length=1, max_length=MAX_SEATS, description="in seating order")
     zero_kismet_counts: StrictBool = Field(
         default=False, description="house rule: a zero in the Kismet box counts as filled"
+    )
+    turn_seconds: Annotated[int, Strict(), Field(ge=MIN_TURN_SECONDS, le=MAX_TURN_SECONDS)] | None = Field(
+        default=None,
+        description=f"the time for each person's turn, {MIN_TURN_SECONDS} to {MAX_TURN_SECONDS} seconds; "
+        "null (the default): no limit. When it runs out the table plays the turn: it rolls if no roll "
+        "was made, then enters the dice in the open box that scores most",
     )
 
 
@@ -153,7 +159,7 @@ class PenaltyView(View):
 
 class EventView(View):
     index: int = Field(description="the event's place in the game's history, from 0")
-    kind: Literal["roll_off", "rolled", "scored", "second_kismet"]
+    kind: Literal["roll_off", "rolled", "scored", "second_kismet", "resigned"]
     text: str = Field(description="the event in words, as every interface tells it")
     seat: int | None = None
     faces: list[list[int]] = Field(default=[], description="roll-off: [seat, face] pairs")
@@ -162,6 +168,7 @@ class EventView(View):
     box: BoxName | None = None
     points: int | None = None
     penalties: list[PenaltyView] = []
+    zeros: list[BoxName] = Field(default=[], description="resigned: the open boxes that got a 0")
 
 
 class TurnView(View):
@@ -203,6 +210,14 @@ class TurnView(View):
     )
     computer_progress: float | None = Field(
         default=None, description="while getting_ready, the share of that work done (0 to 1), where known"
+    )
+    turn_seconds: int | None = Field(
+        default=None, description="the table's time for each person's turn; null: none"
+    )
+    turn_deadline: float | None = Field(
+        default=None,
+        description="while a person has the turn at a table with a time per turn: when it runs out, in "
+        "seconds since 1970 (UTC) by the server's clock",
     )
 
 
@@ -336,6 +351,20 @@ class Rules(View):
     text: str = Field(description="the rules of Kismet, in Markdown")
 
 
+class WordsView(View):
+    """The sentences a page shows that every interface says the same (written once, in the session)."""
+
+    resign_question: str = Field(description="asked before a person resigns")
+    zero_question: str = Field(description="asked before a zero is entered; {box} is the box's label")
+    advice_title: str = Field(description="the advice's heading")
+    advice_columns: list[str] = Field(
+        description="the advice table's column headings: the rank's (empty), the option's, the expected "
+        "final total's and the points it gives away against the best option"
+    )
+    advice_best: str = Field(description="the rank shown for the best option (the others show 2, 3 ...)")
+    advice_keys: str = Field(description="how an option of the advice is played")
+
+
 class RateView(View):
     count: int = Field(description="requests allowed at once, and again every `seconds`")
     seconds: float
@@ -347,6 +376,14 @@ class LimitsView(View):
     levels: list[Level]
     boxes: list[BoxName]
     computer_pace: float = Field(description="seconds between a computer player's actions")
+    min_turn_seconds: int = Field(description="the shortest time a table may give each person's turn")
+    max_turn_seconds: int = Field(description="the longest")
+    turn_seconds_choices: list[int] = Field(description="the times per turn a set-up offers first")
+    time_out_rule: str = Field(description="what the table does when a person's time runs out")
+    level_words: dict[Level, str] = Field(description="how each computer level plays, in words")
+    computer_names: dict[Level, str] = Field(
+        description="the name a computer seat of each level takes by default"
+    )
     max_body_bytes: int
     max_message_characters: int
     # A public server's protections (web/guard.py); null where there is no limit.
@@ -387,11 +424,14 @@ class PresenceMessage(View):
 
 
 class AgainMessage(View):
-    """A seat started a new game with the same players: where to watch it (its seat links went
-    to whoever started it)."""
+    """A seat started a new game with the same players: where to watch it and, sent to a page that
+    said hello with a seat's token, that page's own seat in it (no page is sent another's)."""
 
     type: Literal["again"] = "again"
     watch_link: str
+    seat_link: str | None = Field(
+        default=None, description="the new game's link of the seat this page plays; null for a watcher"
+    )
 
 
 class QrRequest(BaseModel):

@@ -16,12 +16,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
 from kismet_dice.game import DiceSource
+from kismet_dice.rules import IllegalAction
 from kismet_dice.session import COMPUTER_PACE, MAX_SEATS, HallChances
 from kismet_dice.session.tables import Change, Stores, Table, Tables
 from kismet_dice.storage import Listener
@@ -31,6 +33,7 @@ from kismet_dice.web.errors import message_of, status_of
 from kismet_dice.web.live import Hub
 from kismet_dice.web.schemas import ErrorMessage, GameView, PresenceMessage
 from kismet_dice.web.store_thread import StoreThread
+from kismet_dice.web.turn_clock import Turn, TurnClock
 from kismet_dice.web.views import (
     event_json,
     game_json,
@@ -129,6 +132,9 @@ class WebService:
         self._turns: dict[str, tuple[tuple[object, ...], str]] = {}
         # Per table with a computer seat: the version at which a person had the turn (no need to look again).
         self._persons_turn: dict[str, int] = {}
+        # Per table with a time per turn (the store thread's): the person's turn timed, and its deadline.
+        self._deadlines: dict[str, tuple[Turn, float]] = {}
+        self.clock = TurnClock(self._time_out)
         self._listener: Listener | None = None
         self._sweeping: asyncio.Task[None] | None = None
 
@@ -155,6 +161,8 @@ class WebService:
         self._events.pop(table_id, None)
         self._turns.pop(table_id, None)
         self._persons_turn.pop(table_id, None)
+        if self._deadlines.pop(table_id, None) is not None:
+            self.on_loop(self.clock.stop, table_id)
         for seat in range(MAX_SEATS):
             self._sheets.pop((table_id, seat), None)
 
@@ -229,16 +237,44 @@ class WebService:
         later, when the distribution of perfect play is stored, with no new version.)"""
         readiness = self._readiness_of(table)
         task, progress = readiness.task, readiness.progress
-        key = (table.version, readiness.state, readiness.problem, task, progress)
+        deadline = self._deadline(table)
+        key = (table.version, readiness.state, readiness.problem, task, progress, deadline)
         kept = self._turns.get(table.id)
         if kept is not None and kept[0] == key:
             return kept[1]
-        encoded = turn_json(table, readiness.state, readiness.problem, task, progress)
+        encoded = turn_json(table, readiness.state, readiness.problem, task, progress, deadline)
         if table.session.game.is_over:
             self._turns.pop(table.id, None)
         else:
             self._turns[table.id] = (key, encoded)
         return encoded
+
+    def _deadline(self, table: Table) -> float | None:  # on the store thread
+        """When the person's turn at ``table`` runs out (seconds since 1970), where the table gives
+        each turn a time: set the first time the turn is drawn here, and the clock wound for it."""
+        seconds = table.turn_seconds
+        turn = None if seconds is None else table.session.turn_key
+        if seconds is None or turn is None:
+            if self._deadlines.pop(table.id, None) is not None:
+                self.on_loop(self.clock.stop, table.id)
+            return None
+        kept = self._deadlines.get(table.id)
+        if kept is not None and kept[0] == turn:
+            return kept[1]
+        deadline = time.time() + seconds
+        self._deadlines[table.id] = (turn, deadline)
+        self.on_loop(self.clock.arm, table.id, turn, deadline)
+        return deadline
+
+    async def _time_out(self, table_id: str, turn: Turn) -> None:
+        """A person's time ran out: the table plays the turn (a computer may have the next)."""
+        try:
+            await self.run(lambda: self.follow(self.tables.time_out(table_id, turn).table))
+        except IllegalAction:
+            pass  # the turn was played meanwhile (here or by another process): nothing is late
+        except Exception as error:
+            log.warning("the time out at table %s could not be played: %s", table_id, error)
+            self._complain(table_id, error)
 
     def state_message(self, table: Table) -> str:
         self._remember(table)
@@ -253,6 +289,7 @@ class WebService:
 
     def _publish(self, change: Change) -> None:
         table = change.table
+        self._deadline(table)  # a new person's turn is timed whether or not a page follows it
         if not self.hub.pages(table.id):
             self._told.pop(table.id, None)
             return
@@ -349,6 +386,7 @@ class WebService:
         if self._listener is not None:
             self._listener.stop()
         self.turns.stop()
+        self.clock.close()
         await self.hub.close()
         closing = self.store_thread.submit(self._close_store)
         with contextlib.suppress(Exception):

@@ -12,7 +12,7 @@ from typing import Final
 
 from pydantic_core import to_json
 
-from kismet_dice.game import Rolled, RollOff, Scored
+from kismet_dice.game import Resigned, Rolled, RollOff, Scored
 from kismet_dice.rules import Box, Dice, colour_of
 from kismet_dice.session import HallAdvice, Told, narration
 from kismet_dice.session.tables import Change, Table
@@ -102,6 +102,7 @@ def event_fields(told: Told) -> dict[str, object]:
         "box": None,
         "points": None,
         "penalties": [],
+        "zeros": [],
     }
     if isinstance(event, RollOff):
         fields.update(kind="roll_off", faces=[[seat, face] for seat, face in event.faces])
@@ -111,6 +112,8 @@ def event_fields(told: Told) -> dict[str, object]:
         fields.update(
             kind="scored", seat=event.seat, box=event.box.name, points=event.points, dice=list(event.dice)
         )
+    elif isinstance(event, Resigned):
+        fields.update(kind="resigned", seat=event.seat, zeros=[box.name for box in event.zeros])
     else:
         penalties = [{"seat": p.seat, "box": p.box.name} for p in event.penalties]
         fields.update(kind="second_kismet", seat=event.seat, penalties=penalties)
@@ -129,6 +132,7 @@ def turn_fields(
     problem: str | None,
     task: ComputerTask | None = None,
     progress: float | None = None,
+    deadline: float | None = None,
 ) -> dict[str, object]:
     session = table.session
     game = session.game
@@ -150,6 +154,8 @@ def turn_fields(
         "computer_problem": problem if computer == "unavailable" else None,
         "computer_task": task if computer == "getting_ready" else None,
         "computer_progress": None if computer != "getting_ready" or progress is None else round(progress, 3),
+        "turn_seconds": table.turn_seconds,
+        "turn_deadline": None if deadline is None else round(deadline, 3),
     }
 
 
@@ -159,11 +165,12 @@ def turn_json(
     problem: str | None = None,
     task: ComputerTask | None = None,
     progress: float | None = None,
+    deadline: float | None = None,
 ) -> str:
     """``TurnView.model_validate(turn_fields(...)).model_dump_json()``, written from the plain fields
     in one call: the turn goes with every action's answer and update (a test holds the two to the
     same bytes)."""
-    return to_json(turn_fields(table, computer, problem, task, progress)).decode()
+    return to_json(turn_fields(table, computer, problem, task, progress, deadline)).decode()
 
 
 def game_json(
@@ -201,7 +208,7 @@ def touched(change: Change) -> list[int]:
     seats = {game.current_player}
     for told in change.told:
         event = told.event
-        if isinstance(event, (Rolled, Scored)):
+        if isinstance(event, (Rolled, Scored, Resigned)):
             seats.add(event.seat)
         elif not isinstance(event, RollOff):
             seats.add(event.seat)

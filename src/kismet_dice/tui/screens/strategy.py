@@ -145,8 +145,7 @@ class AdviceScreen(ModalScreen[Option | None]):
         return len(self.every) - len(self.ranks)
 
     def _more_line(self) -> str:
-        more = f" ({self.hidden} weaker options not shown)" if self.hidden else ""
-        return f"Enter plays the highlighted option, escape closes{more}."
+        return narration.advice_keys(self.hidden)
 
     def _best_for_hall(self) -> int | None:
         return None if self.hall is None else self.hall.best_for_hall
@@ -154,13 +153,13 @@ class AdviceScreen(ModalScreen[Option | None]):
     def _cells(self, rank: int, heading: str | None) -> list[Text]:
         option = self.every[rank]
         style = "bold #1b7a2e" if rank == 0 else ""
-        mark = "best" if rank == 0 else str(rank + 1)
-        loss = self.every[0].expected - option.expected
+        mark = narration.BEST if rank == 0 else str(rank + 1)
+        loss = narration.gives_away(self.every[0].expected, option.expected, rank)
         cells = [
             Text(mark, style=style),
             Text(option_text(option, self.dice), style=style),
             Text(f"{option.expected:.2f}", style=style, justify="right"),
-            Text("—" if rank == 0 else f"{loss:.2f}", style=style, justify="right"),
+            Text(loss, style=style, justify="right"),
         ]
         if heading is not None:
             cells.append(self._chance_cell(rank))
@@ -170,12 +169,11 @@ class AdviceScreen(ModalScreen[Option | None]):
         hall = self.hall
         heading = None if hall is None else hall.heading
         with Vertical(classes="dialog", id="advice"):
-            yield Label("Advice: every option by expected final total", classes="dialog-title")
+            yield Label(narration.ADVICE_TITLE, classes="dialog-title")
             table: DataTable[Text] = DataTable(cursor_type="row", id="advice-table")
             table.add_column("", key="rank")
-            table.add_column("Option", key="option")
-            table.add_column("Expected", key="expected")
-            table.add_column("Gives away", key="loss")
+            for column, key in zip(narration.ADVICE_COLUMNS, ("option", "expected", "loss"), strict=True):
+                table.add_column(column, key=key)
             if heading is not None:
                 table.add_column(heading, key="chance")
             for rank in self.ranks:

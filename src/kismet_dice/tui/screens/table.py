@@ -375,7 +375,7 @@ class TableScreen(Screen[None]):
             self._refuse(IllegalAction(f"{box.label} is already filled"))
             return
         if options[box] == 0 and confirm_zero:
-            question = f"{box.label} would score 0. Enter the zero?"
+            question = narration.zero_question(box.label)
             self.app.push_screen(ConfirmScreen(question), lambda yes: self._enter(box) if yes else None)
             return
         self._enter(box)

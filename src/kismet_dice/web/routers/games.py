@@ -49,13 +49,13 @@ async def new_game(request: NewGameRequest, service: Service) -> NewGame:
     """Set up a game: the dice decide who begins; the answer holds each seat's invitation link."""
     seats = tuple(Seat(seat.name, seat.computer) for seat in request.players)
     setup = Setup(seats, HouseRules(zero_kismet_counts=request.zero_kismet_counts))
-    return await service.run(lambda: set_up(service, setup))
+    return await service.run(lambda: set_up(service, setup, request.turn_seconds))
 
 
-def set_up(service: WebService, setup: Setup) -> NewGame:
-    """A new game of ``setup``: its id, its plain link, one invitation link per person's seat
-    (on the store thread)."""
-    created = service.tables.create(setup)
+def set_up(service: WebService, setup: Setup, turn_seconds: int | None = None) -> NewGame:
+    """A new game of ``setup`` (``turn_seconds`` for each person's turn, or no limit): its id, its
+    plain link, one invitation link per person's seat (on the store thread)."""
+    created = service.tables.create(setup, turn_seconds)
     table = created.table
     answer = NewGame(
         id=table.id,
@@ -117,6 +117,17 @@ async def score(table_id: str, request: ScoreRequest, service: Service, token: S
     return _game_answer(
         await service.run(
             lambda: service.view_json(service.follow(service.tables.act(table_id, token, action).table))
+        )
+    )
+
+
+@router.post("/{table_id}/resign", dependencies=[ACTION], responses=TOO_MANY, response_model=GameView)
+async def resign(table_id: str, service: Service, token: SeatToken = None) -> Response:
+    """Leave the game for good, in your turn or not: every open box of your sheet gets a 0 and you
+    take no more turns; the game goes on for the others, and ends if no person is left to play."""
+    return _game_answer(
+        await service.run(
+            lambda: service.view_json(service.follow(service.tables.resign(table_id, token).table))
         )
     )
 

@@ -49,9 +49,12 @@ async def qr(request: QrRequest) -> Response:
 # A new game like any other: it counts against the address's rate of new games.
 @router.post("/api/games/{table_id}/again", status_code=201, dependencies=[NEW_GAME], responses=TOO_MANY)
 async def again(table_id: str, service: Service, token: SeatToken = None) -> NewGame:
-    """Once a game is over, a seat of it starts a new game with the same players and house rule.
-    The answer holds the new seat links (for whoever asked, to pass on); every page of the old
-    game is told where to watch the new one."""
+    """Once a game is over, a seat of it starts a new game with the same players, house rule and
+    time per turn.
+    The answer holds the new seat links (for whoever asked, to pass on the links of seats whose
+    player has no page open). Every page of the old game is told where the new one is: a page
+    that said hello with a seat's token gets that seat's new link, and only that one; a watcher
+    gets the plain link."""
 
     def work() -> NewGame:
         table = service.tables.get(table_id)
@@ -59,10 +62,14 @@ async def again(table_id: str, service: Service, token: SeatToken = None) -> New
         session = table.session
         if not session.game.is_over:
             raise IllegalAction("a new game with the same players is started once this one is over")
-        return set_up(service, Setup(session.seats, session.game.house_rules))
+        return set_up(service, Setup(session.seats, session.game.house_rules), table.turn_seconds)
 
     answer = await service.run(work)
-    service.hub.publish(table_id, AgainMessage(watch_link=answer.watch_link).model_dump_json())
+    # The seats keep their places (the set-up is the same), so each page's seat has the same number.
+    links = {invitation.seat: invitation.link for invitation in answer.invitations}
+    for page in service.hub.every(table_id):
+        own = None if page.seat is None else links.get(page.seat)
+        service.hub.send(page, AgainMessage(watch_link=answer.watch_link, seat_link=own).model_dump_json())
     return answer
 
 

@@ -10,11 +10,11 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
 from kismet_dice import texts
-from kismet_dice.session import LIMITS
+from kismet_dice.session import LIMITS, narration
 from kismet_dice.web.guard import Protections
 from kismet_dice.web.limits import MAX_BODY_BYTES, MAX_MESSAGE_CHARACTERS
 from kismet_dice.web.ratelimit import Rate
-from kismet_dice.web.schemas import LimitsView, RateView, Rules
+from kismet_dice.web.schemas import LimitsView, RateView, Rules, WordsView
 
 STATIC = Path(str(resources.files("kismet_dice.web").joinpath("static")))
 PAGES = ("/", "/games/{table_id}", "/hall")
@@ -63,6 +63,13 @@ async def rules_html() -> Rules:
     return Rules(text=texts.to_html(texts.rules_markdown()))
 
 
+@router.get("/api/help.html", tags=["pages"])
+async def help_html() -> Rules:
+    """The guide to the program (keys, two-step entry, advice) as an HTML fragment rendered on the
+    server, for the help dialog a table opens with ``?`` (as the terminal does)."""
+    return Rules(text=texts.to_html(texts.help_markdown()))
+
+
 @router.get("/api/rules", tags=["pages"])
 async def rules() -> Rules:
     """The rules of Kismet as this program plays them, in Markdown."""
@@ -80,11 +87,31 @@ async def limits(request: Request) -> LimitsView:
         levels=list(LIMITS.levels),
         boxes=list(LIMITS.boxes),
         computer_pace=LIMITS.computer_pace,
+        min_turn_seconds=LIMITS.min_turn_seconds,
+        max_turn_seconds=LIMITS.max_turn_seconds,
+        turn_seconds_choices=list(LIMITS.turn_seconds_choices),
+        time_out_rule=narration.TIME_OUT_RULE,
+        level_words=dict(LIMITS.level_words),
+        computer_names=dict(LIMITS.computer_names),
         max_body_bytes=MAX_BODY_BYTES,
         max_message_characters=MAX_MESSAGE_CHARACTERS,
         new_games=_rate(protections.rate_games),
         actions=_rate(protections.rate_actions),
         expire_days=protections.expire_days or None,
+    )
+
+
+@router.get("/api/words", tags=["pages"])
+async def words() -> WordsView:
+    """The sentences a page shows that every interface says the same: the questions before
+    resigning and before a zero, and the advice's heading, columns and keys."""
+    return WordsView(
+        resign_question=narration.RESIGN_QUESTION,
+        zero_question=narration.zero_question("{box}"),
+        advice_title=narration.ADVICE_TITLE,
+        advice_columns=["", *narration.ADVICE_COLUMNS],
+        advice_best=narration.BEST,
+        advice_keys=narration.advice_keys(),
     )
 
 

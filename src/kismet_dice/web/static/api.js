@@ -22,12 +22,13 @@ async function call(method, path, body, token) {
   return data;
 }
 
-export const newGame = (players, zeroKismetCounts) =>
-  call("POST", "/api/games", { players, zero_kismet_counts: zeroKismetCounts });
+export const newGame = (players, zeroKismetCounts, turnSeconds = null) =>
+  call("POST", "/api/games", { players, zero_kismet_counts: zeroKismetCounts, turn_seconds: turnSeconds });
 export const getGame = (id) => call("GET", `/api/games/${encodeURIComponent(id)}`);
 export const roll = (id, token, hold) => call("POST", `/api/games/${encodeURIComponent(id)}/roll`, { hold }, token);
 export const score = (id, token, box) => call("POST", `/api/games/${encodeURIComponent(id)}/score`, { box }, token);
 export const rulesHtml = () => call("GET", "/api/rules.html");
+export const helpHtml = () => call("GET", "/api/help.html");
 export const again = (id, token) => call("POST", `/api/games/${encodeURIComponent(id)}/again`, undefined, token);
 
 // A link as a QR code: SVG drawn on the server, parsed here (never run as markup of the page).
@@ -51,3 +52,6 @@ export const enterHall = (id, token, name) =>
   call("POST", `/api/games/${encodeURIComponent(id)}/hall`, { name }, token);
 export const limits = () => call("GET", "/api/limits");
 export const stats = (name) => call("GET", name === undefined ? "/api/stats" : `/api/stats/${encodeURIComponent(name)}`);
+export const resign = (id, token) => call("POST", `/api/games/${encodeURIComponent(id)}/resign`, undefined, token);
+// The sentences every interface says the same (the session writes each once).
+export const words = () => call("GET", "/api/words");

@@ -3,6 +3,7 @@
 import { limits, newGame } from "./api.js";
 import { el, replace } from "./dom.js";
 import { forget, remember, yourGames } from "./games.js";
+import { keepSetup, lastSetup } from "./setup_memory.js";
 
 // The limits (seats, name length, computer levels) are the server's: it defines each once.
 export async function showLobby(main) {
@@ -15,18 +16,30 @@ export async function showLobby(main) {
   }
   const MAX_SEATS = known.max_seats;
   const PLAYERS = [["", "Person"], ...known.levels.map((level) => [level, `Computer: ${level}`])];
+  const computerNames = new Set(Object.values(known.computer_names));
 
   const seats = el("ol", { class: "seats" });
   const error = el("p", { class: "error", role: "alert" });
   const houseRule = el("input", { type: "checkbox", id: "zero-kismet-counts" });
+  const turnTime = el(
+    "select",
+    { id: "turn-seconds", "aria-describedby": "turn-rule" },
+    el("option", { value: "" }, "No limit"),
+    known.turn_seconds_choices.map((seconds) => el("option", { value: String(seconds) }, `${seconds} seconds`)),
+  );
 
-  function addSeat(name = "") {
+  // A seat's name when it is left empty: a person's by their place, a computer's by its level.
+  const defaultName = (item) => {
+    const level = item.querySelector(".seat-player").value;
+    return level ? known.computer_names[level] : item.querySelector(".seat-name").placeholder;
+  };
+
+  function addSeat(name = "", level = "") {
     if (seats.children.length >= MAX_SEATS) return;
     const number = seats.children.length + 1;
     const input = el("input", {
       type: "text",
       maxlength: known.max_name_length,
-      required: true,
       value: name,
       placeholder: `Player ${number}`,
       "aria-label": `Player ${number}'s name`,
@@ -35,11 +48,15 @@ export async function showLobby(main) {
     const player = el(
       "select",
       { class: "seat-player", "aria-label": `Player ${number} is` },
-      PLAYERS.map(([value, label]) => el("option", { value }, label)),
+      PLAYERS.map(([value, label]) => el("option", { value, selected: value === level }, label)),
     );
     player.addEventListener("change", () => {
-      // A computer seat needs a name too; offer one the person may change.
-      if (player.value && !input.value.trim()) input.value = computerName();
+      // A computer seat is named by its level: an empty name, or a computer's default one, follows
+      // the level; a name the person typed stays.
+      const typed = input.value.trim();
+      if (!typed || [...computerNames].some((known) => typed === known || typed.startsWith(`${known} `))) {
+        input.value = player.value ? computerName(player.value, input) : "";
+      }
     });
     const remove = el("button", { type: "button", class: "remove-seat", "aria-label": "Remove this seat" }, "×");
     const item = el("li", {}, input, " ", player, remove);
@@ -52,10 +69,13 @@ export async function showLobby(main) {
     return input;
   }
 
-  function computerName() {
-    const taken = new Set([...seats.querySelectorAll(".seat-name")].map((input) => input.value.trim()));
+  function computerName(level, own) {
+    const taken = new Set(
+      [...seats.querySelectorAll(".seat-name")].filter((input) => input !== own).map((input) => input.value.trim()),
+    );
+    const base = known.computer_names[level];
     for (let n = 1; ; n += 1) {
-      const name = n === 1 ? "Computer" : `Computer ${n}`;
+      const name = n === 1 ? base : `${base} ${n}`;
       if (!taken.has(name)) return name;
     }
   }
@@ -81,6 +101,16 @@ export async function showLobby(main) {
     seats,
     addButton,
     el(
+      "details",
+      { id: "levels", class: "levels" },
+      el("summary", {}, "How the computer levels play"),
+      el(
+        "dl",
+        {},
+        known.levels.flatMap((level) => [el("dt", {}, level), el("dd", { dataset: { level } }, known.level_words[level])]),
+      ),
+    ),
+    el(
       "p",
       {},
       el(
@@ -90,17 +120,21 @@ export async function showLobby(main) {
         " House rule: a zero in the Kismet box counts as filled for the second Kismet",
       ),
     ),
+    el("p", {}, el("label", { for: "turn-seconds" }, "Time per turn (online): "), turnTime),
+    el("p", { id: "turn-rule", class: "hint" }, known.time_out_rule),
     el("button", { type: "submit", id: "start", class: "primary" }, "Start the game"),
     error,
   );
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const players = [...seats.children].map((item) => ({
-      name: item.querySelector(".seat-name").value,
+      name: item.querySelector(".seat-name").value.trim() || defaultName(item),
       computer: item.querySelector(".seat-player").value || null,
     }));
+    const seconds = turnTime.value ? Number(turnTime.value) : null;
     try {
-      const game = await newGame(players, houseRule.checked);
+      const game = await newGame(players, houseRule.checked, seconds);
+      keepSetup({ players, zeroKismetCounts: houseRule.checked, turnSeconds: seconds });
       // The host keeps the invitations (shown on the table until each seat joins) and the game
       // is one of "your games" here, to come back to.
       const own = game.invitations.length ? game.invitations[0].link : game.watch_link;
@@ -116,7 +150,15 @@ export async function showLobby(main) {
     }
   });
   replace(main, form, ourGames());
-  addSeat("").focus();
+  // The last set-up started here is offered again; the first time, one empty seat.
+  const last = lastSetup();
+  const offered = last ? last.players.slice(0, MAX_SEATS) : [{ name: "", computer: null }];
+  offered.forEach((player) => addSeat(typeof player.name === "string" ? player.name : "", known.levels.includes(player.computer) ? player.computer : ""));
+  if (last) {
+    houseRule.checked = last.zeroKismetCounts === true;
+    if (known.turn_seconds_choices.includes(last.turnSeconds)) turnTime.value = String(last.turnSeconds);
+  }
+  seats.querySelector(".seat-name").focus();
 }
 
 // The unfinished games this browser holds a link to.

@@ -55,45 +55,54 @@ export function advicePanel(page, actions) {
     if (drawn === advice) return;
     drawn = advice;
     const hall = advice.hall;
+    const words = page.words;
     const percent = (chance) => `${(100 * chance).toFixed(1)}%`;
+    // The terminal's table: the rank ("best", 2, 3 ...), the option, its expected final total and
+    // what it gives away against the best, in the same words (the server's, written once).
+    const columns = words ? words.advice_columns : ["", "Option", "Expected", "Gives away"];
+    const best = advice.options.length ? advice.options[0].expected : 0;
+    const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+    const rows = advice.options.map((option, rank) => {
+      const play = el("button", { type: "button", class: "play-option", dataset: { rank: String(rank) } }, capital(option.words));
+      play.addEventListener("click", () => actions.playOption(rank));
+      play.addEventListener("focus", () => {
+        advice.highlighted = rank;
+      });
+      const classes = [rank === 0 ? "best" : null, rank === hall.best ? "best-hall" : null].filter(Boolean).join(" ");
+      return el(
+        "tr",
+        { class: classes || null },
+        el("td", { class: "rank" }, rank === 0 ? (words ? words.advice_best : "best") : String(rank + 1)),
+        el("td", { class: "words" }, play),
+        el("td", { class: "expected" }, option.expected.toFixed(2)),
+        el("td", { class: "loss" }, rank === 0 ? "—" : (best - option.expected).toFixed(2)),
+        hall.heading
+          ? el(
+              "td",
+              { class: "chance", title: `chance of a ${hall.heading}` },
+              option.chance === null ? "…" : percent(option.chance),
+              rank === hall.best && hall.best_mark ? el("strong", { class: "hall-mark" }, ` ${hall.best_mark}`) : null,
+            )
+          : null,
+      );
+    });
     // replace() drops the missing lines (replaceChildren would write "null" for them).
     replace(
       panel,
-      el("h2", {}, "The computer's advice"),
+      el("h2", {}, words ? words.advice_title : "Advice"),
       el(
-        "p",
-        { class: "hint" },
-        hall.heading
-          ? `Every choice with the final total it expects and its chance of a ${hall.heading}, best first; ` +
-              "the best is marked on the table."
-          : "Every choice with the final total it expects, best first; the best is marked on the table.",
-      ),
-      el(
-        "ol",
+        "table",
         { id: "advice-options", class: "advice-options" },
-        advice.options.map((option, rank) =>
-          el(
-            "li",
-            { class: [rank === 0 ? "best" : null, rank === hall.best ? "best-hall" : null].filter(Boolean).join(" ") || null },
-            el("span", { class: "words" }, option.words),
-            el("span", { class: "expected" }, ` expects ${option.expected.toFixed(1)}`),
-            hall.heading
-              ? el(
-                  "span",
-                  { class: "chance", title: `chance of a ${hall.heading}` },
-                  option.chance === null ? " · …" : ` · ${percent(option.chance)} to reach ${hall.target}+`,
-                )
-              : null,
-            rank === 0 ? el("strong", { class: "best-mark" }, " best") : null,
-            rank === hall.best && hall.best_mark
-              ? el("strong", { class: "hall-mark" }, `${rank === 0 ? " ·" : ""} ${hall.best_mark}`)
-              : null,
-          ),
-        ),
+        el("thead", {}, el("tr", {}, columns.map((heading) => el("th", { scope: "col" }, heading)), hall.heading ? el("th", { scope: "col" }, hall.heading) : null)),
+        el("tbody", {}, rows),
       ),
+      el("p", { id: "advice-keys", class: "hint" }, words ? words.advice_keys : ""),
       hall.line ? el("p", { id: "advice-hall", class: "hint" }, hall.line) : null,
       hall.tip ? el("p", { id: "advice-hall-tip", class: "hint" }, hall.tip) : null,
     );
+    // The best option is highlighted first, as in the terminal: Enter plays it.
+    const first = panel.querySelector(".play-option");
+    if (first && !advice.highlighted) first.focus();
   }
 
   return { node: panel, draw, warn, asking, clear };

@@ -60,6 +60,10 @@ export function endPanel(page, actions) {
       try {
         const result = await api.enterHall(page.id, page.token, name);
         answered = true;
+        // Said here, and not in the status line too: an update that brought the same news first
+        // is taken back from there, and one that comes later is not said (see index.js).
+        if (result.told.some((text) => page.newsShown.has(text))) actions.say("");
+        for (const text of result.told) page.newsShown.add(text);
         fame.replaceChildren(
           el(
             "p",
@@ -141,13 +145,14 @@ export function endPanel(page, actions) {
     if (page.next) {
       replace(
         again,
-        el("p", { id: "next-game" }, "A new game with the same players has begun. ", el("a", { href: page.next }, "Watch it"), " (whoever started it has your seat link)."),
+        el("p", { id: "next-game" }, "A new game with the same players has begun. ", el("a", { href: page.next }, "Watch it"), "."),
       );
       return;
     }
     if (page.seat === null || again.childElementCount) return;
     const button = el("button", { type: "button", id: "play-again", class: "primary big" }, "Play again with the same players");
     button.addEventListener("click", async () => {
+      page.startingAgain = true;
       try {
         const game = await api.again(page.id, page.token);
         const mineNext = game.invitations.find((invitation) => invitation.seat === page.seat);
@@ -159,6 +164,7 @@ export function endPanel(page, actions) {
         });
         location.assign(link);
       } catch (failure) {
+        page.startingAgain = false;
         actions.say(failure.message, "error");
       }
     });

@@ -16,6 +16,10 @@ import { logPanel } from "./log.js";
 import { sheetPanel } from "./sheet.js";
 import { canScore, mine, newPage, openBoxes } from "./state.js";
 import { turnPanel } from "./turn.js";
+import { resignPanel } from "./resign.js";
+import { timerPanel } from "./timer.js";
+import { watchPanel } from "./watch.js";
+import { zeroPanel } from "./zero.js";
 
 export function showTable(main, id) {
   const page = newPage(id, new URLSearchParams(location.hash.slice(1)).get("seat") || "");
@@ -27,7 +31,7 @@ export function showTable(main, id) {
     status.className = kind;
   }
 
-  const actions = { say, render, roll, toggleHold, choose, move, drop, askAdvice, fetchAdvice, toggleRules, dialogOpen };
+  const actions = { say, render, roll, toggleHold, choose, move, drop, askAdvice, fetchAdvice, toggleRules, toggleHelp, dialogOpen, resign, playOption, answerZero };
   const head = turnPanel(page);
   const dice = dicePanel(page, actions);
   const advice = advicePanel(page, actions);
@@ -35,18 +39,22 @@ export function showTable(main, id) {
   const log = logPanel(page, actions);
   const end = endPanel(page, actions);
   const invitations = invitationsPanel(page);
-  const panels = [head, dice, advice, sheet, end, invitations];
+  const watch = watchPanel(page);
+  const leave = resignPanel(page, actions);
+  const timer = timerPanel(page);
+  const zero = zeroPanel(page, actions);
+  const panels = [head, timer, dice, zero, advice, sheet, end, invitations, leave];
   const keys = el(
     "p",
     { class: "keys" },
-    "Keys: 1-5 hold · space or r roll · a-p (no h) or ↑↓ choose a box, the same letter or Enter enters it, Esc drops · h advice · ? rules",
+    "Keys: 1-5 hold · space or r roll · a-p (no h) or ↑↓ choose a box, the same letter or Enter enters it, Esc drops · h advice, Enter plays its highlighted option · ? help · F1 rules",
   );
   replace(
     main,
     el(
       "section",
       { class: "table" },
-      el("div", { class: "play" }, head.node, dice.node, status, advice.node, end.node, invitations.node, log.node, keys),
+      el("div", { class: "play" }, head.node, timer.node, dice.node, status, zero.node, advice.node, end.node, invitations.node, log.node, watch.node, leave.node, keys),
       sheet.node,
     ),
   );
@@ -78,6 +86,11 @@ export function showTable(main, id) {
     act(() => api.roll(id, page.token, [...page.held].sort()));
   }
 
+  function resign() {
+    say("");
+    act(() => api.resign(id, page.token));
+  }
+
   function toggleHold(position) {
     const state = page.state;
     if (!mine(page) || !state.may_hold || position >= state.dice.length) return;
@@ -93,7 +106,12 @@ export function showTable(main, id) {
     const entry = openBoxes(page).find((open) => open.box === box);
     if (!entry) return;
     const again = page.choice === box;
-    if (again || (setting().enterAtOnce && entry.option !== 0)) {
+    if (setting().enterAtOnce && entry.option === 0 && !again) {
+      // As in the terminal: entering at once asks before a zero.
+      askZero(box);
+      return;
+    }
+    if (again || setting().enterAtOnce) {
       page.choice = null;
       say("");
       act(() => api.score(id, page.token, box));
@@ -107,6 +125,45 @@ export function showTable(main, id) {
       say(`${entry.label} would score ${entry.option}. Choose it again (${letter}, Enter or a second click) to enter it; Esc to drop.`, "info");
     }
     sheet.draw();
+  }
+
+  function askZero(box) {
+    page.zeroAsked = box;
+    page.choice = null;
+    zero.draw();
+    sheet.draw();
+  }
+
+  function answerZero(yes) {
+    const box = page.zeroAsked;
+    page.zeroAsked = null;
+    zero.draw();
+    if (yes && box && canScore(page)) {
+      say("");
+      act(() => api.score(id, page.token, box));
+    }
+  }
+
+  // An option of the advice, played as the terminal plays it: a box is entered (a zero asked
+  // first), a keep holds those dice and rolls the others.
+  function playOption(rank) {
+    const advised = page.advice;
+    if (!mine(page) || page.busy || !advised || advised.version !== page.state.version) return;
+    const option = advised.options[rank];
+    if (!option) return;
+    if (option.box) {
+      const entry = openBoxes(page).find((open) => open.box === option.box);
+      if (!entry) return;
+      if (entry.option === 0) askZero(option.box);
+      else {
+        page.choice = null;
+        say("");
+        act(() => api.score(id, page.token, option.box));
+      }
+      return;
+    }
+    page.held = new Set(option.hold || []);
+    roll();
   }
 
   function move(step) {
@@ -179,7 +236,10 @@ export function showTable(main, id) {
       page.held.clear();
       page.choice = null;
     }
-    if (previous && previous.version !== state.version) page.choice = null;
+    if (previous && previous.version !== state.version) {
+      page.choice = null;
+      page.zeroAsked = null;
+    }
     page.state = state;
     advice.draw(); // first: it drops advice about dice that are gone before the others draw
     for (const panel of panels) if (panel !== advice) panel.draw();
@@ -197,7 +257,11 @@ export function showTable(main, id) {
       players: state.players.map((player) => touched.get(player.seat) || player),
       events: [...state.events, ...change.events],
     });
-    if (change.news.length) say(change.news.join(" "), "announce");
+    // News (a Hall of Fame entry, a turn whose time ran out) is said once on this page, whether
+    // it came first with an answer (the Hall of Fame form's) or with the update.
+    const fresh = change.news.filter((text) => !page.newsShown.has(text));
+    for (const text of fresh) page.newsShown.add(text);
+    if (fresh.length) say(fresh.join(" "), "announce");
   }
 
   function presence(seats) {
@@ -207,25 +271,39 @@ export function showTable(main, id) {
     invitations.draw();
   }
 
+  // One dialog shows the help (?) or the rules (F1), as the terminal's keys do; the same key again,
+  // or Esc, closes it.
   const dialog = document.getElementById("rules-dialog");
+  const shown = { kind: null, html: {} };
   function dialogOpen() {
     return dialog.open;
   }
-  async function toggleRules() {
-    if (dialog.open) {
+  async function toggleText(kind) {
+    if (dialog.open && shown.kind === kind) {
       dialog.close();
       return;
     }
     const text = document.getElementById("rules-text");
-    if (!text.childElementCount) {
+    if (!(kind in shown.html)) {
       try {
-        // HTML rendered on the server from RULES.md, with any raw HTML in it escaped.
-        text.innerHTML = (await api.rulesHtml()).text;
+        // HTML rendered on the server from HELP.md or RULES.md, with any raw HTML in it escaped.
+        shown.html[kind] = (await (kind === "help" ? api.helpHtml() : api.rulesHtml())).text;
       } catch (failure) {
         text.replaceChildren(el("p", { class: "error" }, failure.message));
+        if (!dialog.open) dialog.showModal();
+        return;
       }
     }
-    dialog.showModal();
+    text.innerHTML = shown.html[kind];
+    shown.kind = kind;
+    dialog.setAttribute("aria-label", kind === "help" ? "Help" : "Rules");
+    if (!dialog.open) dialog.showModal();
+  }
+  function toggleRules() {
+    return toggleText("rules");
+  }
+  function toggleHelp() {
+    return toggleText("help");
   }
 
   installKeys(page, actions);
@@ -243,17 +321,26 @@ export function showTable(main, id) {
     if (page.state) render(page.state);
   }
 
-  Promise.all([api.getGame(id), api.limits()])
-    .then(([state, limits]) => {
+  Promise.all([api.getGame(id), api.limits(), api.words()])
+    .then(([state, limits, words]) => {
       page.limits = limits;
+      page.words = words;
       render(state);
       if (page.token) remember(id, { names: state.players.map((player) => player.name), over: state.over });
       connect(page, {
         render,
         update,
         presence,
-        again: (link) => {
-          page.next = link;
+        again: (message) => {
+          // A seat's page moves to its own seat of the new game (the server sends each page only
+          // its own seat's link); a watcher is offered the new game to watch. The page that asked
+          // for the new game moves on from its own answer (see end.js).
+          if (message.seat_link && page.seat !== null) {
+            // The new table remembers itself under "Your games" once it has checked the seat.
+            if (!page.startingAgain) location.assign(message.seat_link);
+            return;
+          }
+          page.next = message.watch_link;
           if (page.state) end.draw();
         },
         problem: (data) => {

@@ -20,7 +20,7 @@ export function connect(page, { render, update, presence, again, problem, lost, 
         if (data.since !== page.state.version) socket.send(JSON.stringify({ type: "sync" }));
         else update(data);
       } else if (data.type === "presence") presence(data.connected);
-      else if (data.type === "again") again(data.watch_link);
+      else if (data.type === "again") again(data);
       else if (data.type === "error") problem(data);
     });
     socket.addEventListener("close", () => {

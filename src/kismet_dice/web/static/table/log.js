@@ -1,4 +1,5 @@
-// What happened: every event in the server's words, newest first; this page writes none of its own.
+// What happened: every event of the game in the server's words, newest first, from the roll-off
+// on; this page writes none of its own.
 
 import { el } from "../dom.js";
 
@@ -15,7 +16,6 @@ export function logPanel(page, actions) {
     const added = events.slice(announced);
     announced = events.length;
     for (const event of added) log.prepend(el("li", {}, event.text));
-    while (log.children.length > 40) log.lastChild.remove();
     const big = added.find((event) => event.kind === "second_kismet");
     if (big) actions.say(big.text, "announce");
   }

@@ -11,13 +11,17 @@ export function newPage(id, token) {
     state: null,
     held: new Set(),
     choice: null, // the box chosen and not yet entered (two-step entry)
+    zeroAsked: null, // the box whose zero is asked about before it is entered at once
     busy: false,
     gone: false,
     warned: false, // the person has agreed that advice keeps the game out of the Hall of Fame
     advice: null, // {version, options} for the dice it was asked about
     askedComputer: false, // advice or the verdict asked the computer: its readiness is news here
     limits: null,
+    words: null, // the sentences every interface says the same, from the server
+    newsShown: new Set(), // news already said on this page (each is said once)
     next: null, // where the next game with the same players is watched, once someone starts it
+    startingAgain: false, // this page asked for the next game: it moves there from its answer
   };
 }
 
