@@ -114,3 +114,30 @@ def second_kismet_game() -> Game:
     game.apply(Score(Box.FIVES))
     assert any(isinstance(event, SecondKismet) for event in game.history)
     return game
+
+
+# The Basic boxes of both sheets hold 63 (three of each face), then four more boxes: both sheets
+# reach the same position (filled boxes, Basic total) with different points elsewhere.
+BASIC = [(1, 1, 1, 2, 3), (2, 2, 2, 1, 3), (3, 3, 3, 1, 2), (4, 4, 4, 1, 2), (5, 5, 5, 1, 2), (6, 6, 6, 1, 2)]
+MORE = [Box.TWO_PAIR_SAME_COLOR, Box.THREE_OF_A_KIND, Box.STRAIGHT, Box.FLUSH]
+ANN = [(1, 2, 3, 4, 6), (6, 6, 6, 5, 4), (1, 2, 3, 4, 5), (1, 1, 2, 3, 5)]
+BOB = [(1, 1, 2, 3, 5), (2, 2, 2, 1, 3), (1, 1, 2, 3, 5), (2, 3, 4, 5, 6)]
+
+
+def late_game() -> Game:
+    """Ann and Bob, ten boxes filled each: the same position (filled boxes, Basic total), Ann ahead."""
+    turns = [(dice, box) for dice, box in zip(BASIC, list(Box)[:6], strict=True)]
+    faces = [6, 1]  # the roll-off: Ann begins
+    for dice, _ in turns:
+        faces += draws(dice) + draws(dice)
+    for ann, bob in zip(ANN, BOB, strict=True):
+        faces += draws(ann) + draws(bob)
+    faces += draws((6, 6, 6, 6, 6))
+    game, _ = scripted(("Ann", "Bob"), faces)
+    for dice, box in turns:
+        play_turn(game, dice, box=box)
+        play_turn(game, dice, box=box)
+    for ann, bob, box in zip(ANN, BOB, MORE, strict=True):
+        play_turn(game, ann, box=box)
+        play_turn(game, bob, box=box)
+    return game

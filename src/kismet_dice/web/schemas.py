@@ -150,6 +150,12 @@ class PlayerView(View):
     points_to_next_bonus: int | None
     kismet_total: int
     total: int
+    win_chance: float | None = Field(
+        default=None,
+        description="in GET /api/games/{id}: the player's chance of winning from here (ties shared), "
+        "where this server holds the futures of every position; null otherwise (live pages get a "
+        "`chances` message after each change instead)",
+    )
 
 
 class PenaltyView(View):
@@ -421,6 +427,16 @@ class PresenceMessage(View):
 
     type: Literal["presence"] = "presence"
     connected: list[int]
+
+
+class ChancesMessage(View):
+    """Every player's chance of winning at ``version`` of the game (ties shared), sent to the pages
+    after each change once worked out, where this server holds the futures of every position."""
+
+    type: Literal["chances"] = "chances"
+    version: int
+    win_chances: list[float]
+    model: str = Field(description="what the chances assume, in one sentence")
 
 
 class AgainMessage(View):

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import time
 from collections.abc import Callable
@@ -22,16 +23,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
-from kismet_dice.game import DiceSource
+from kismet_dice.game import DiceSource, Game
 from kismet_dice.rules import IllegalAction
 from kismet_dice.session import COMPUTER_PACE, MAX_SEATS, HallChances
 from kismet_dice.session.tables import Change, Stores, Table, Tables
+from kismet_dice.session.win_chances import MODEL, WinChances
 from kismet_dice.storage import Listener
 from kismet_dice.strategy import Advisor, Computer, ComputerPlayer, Goal, Level
 from kismet_dice.web.computer import ComputerTurns, Readiness
 from kismet_dice.web.errors import message_of, status_of
 from kismet_dice.web.live import Hub
-from kismet_dice.web.schemas import ErrorMessage, GameView, PresenceMessage
+from kismet_dice.web.schemas import ChancesMessage, ErrorMessage, GameView, PresenceMessage
 from kismet_dice.web.store_thread import StoreThread
 from kismet_dice.web.turn_clock import Turn, TurnClock
 from kismet_dice.web.views import (
@@ -101,6 +103,10 @@ class WebService:
         self.hub = Hub()
         # Advice's chances of a Hall of Fame total, remembered for every table of this process.
         self.hall_chances = HallChances(self.computer)
+        # Everyone's chance of winning, worked out on a thread of its own (a few milliseconds, tens
+        # early in a game): neither the event loop nor the store thread waits for it.
+        self.win_chances = WinChances(self.computer)
+        self.chances_thread = StoreThread(name="kismet-chances")
         self.tables = Tables(
             self.stores,
             self._player,
@@ -313,6 +319,35 @@ class WebService:
         )
         self._remember(table)
         self.on_loop(self.hub.publish, table.id, message)
+        self.tell_chances(table)
+
+    def tell_chances(self, table: Table) -> None:  # on the store thread
+        """Once worked out, send the table's pages everyone's chance of winning at its version now
+        (where this server holds the futures of every position)."""
+        if not self.win_chances.available or not self.hub.pages(table.id):
+            return
+        game, version, table_id = table.session.game.copy(), table.version, table.id
+
+        def work() -> None:
+            found = self.win_chances.of(game)
+            if found is not None:
+                message = ChancesMessage(version=version, win_chances=list(found), model=MODEL)
+                self.on_loop(self.hub.publish, table_id, message.model_dump_json())
+
+        self.chances_thread.post(work, "working out the chances of winning")
+
+    async def with_chances(self, view: bytes, game: Game) -> bytes:
+        """A game's view with each player's chance of winning (where this server holds the futures
+        of every position; else as it is), worked out on the chances thread."""
+        if not self.win_chances.available:
+            return view
+        found = await asyncio.wrap_future(self.chances_thread.submit(lambda: self.win_chances.of(game)))
+        if found is None:
+            return view
+        drawn = json.loads(view)
+        for player, chance in zip(drawn["players"], found, strict=True):
+            player["win_chance"] = chance
+        return json.dumps(drawn, separators=(",", ":")).encode()
 
     def _complain(self, table_id: str, error: Exception) -> None:
         """Tell every page of a table of a failure that no request of theirs caused (on the loop)."""
@@ -392,6 +427,7 @@ class WebService:
         with contextlib.suppress(Exception):
             await asyncio.wait_for(asyncio.wrap_future(closing), STOP_SECONDS)
         self.store_thread.stop()
+        self.chances_thread.stop()
 
     def _close_store(self) -> None:  # on the store thread, whose storage is its own
         self.claims.close()

@@ -65,7 +65,7 @@ def player_json(table: Table, seat: int) -> str:
         f'"computer":{"null" if level is None else to_json(level.value).decode()},"sheet":[{boxes}],'
         f'"basic_total":{sheet.basic_total},"bonus":{sheet.bonus},'
         f'"points_to_next_bonus":{_number(sheet.points_to_next_bonus)},'
-        f'"kismet_total":{sheet.kismet_total},"total":{sheet.total}}}'
+        f'"kismet_total":{sheet.kismet_total},"total":{sheet.total},"win_chance":null}}'
     )
 
 

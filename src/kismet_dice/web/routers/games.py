@@ -8,7 +8,7 @@ import contextlib
 from fastapi import APIRouter, Response, WebSocket, WebSocketDisconnect
 from pydantic import TypeAdapter, ValidationError
 
-from kismet_dice.game import HouseRules, Roll, Score
+from kismet_dice.game import Game, HouseRules, Roll, Score
 from kismet_dice.rules import IllegalAction
 from kismet_dice.session import HallAdvice, Seat, Setup
 from kismet_dice.strategy import proficiency
@@ -83,10 +83,14 @@ def _game_answer(game_json: bytes) -> Response:
 
 @router.get("/{table_id}", response_model=GameView)
 async def show_game(table_id: str, service: Service) -> Response:
-    """The game as it stands."""
-    return _game_answer(
-        await service.run(lambda: service.view_json(service.follow(service.tables.get(table_id))))
-    )
+    """The game as it stands, with each player's chance of winning where the server knows them."""
+
+    def look() -> tuple[bytes, Game]:
+        table = service.follow(service.tables.get(table_id))
+        return service.view_json(table), table.session.game.copy()
+
+    view, game = await service.run(look)
+    return _game_answer(await service.with_chances(view, game))
 
 
 @router.get("/{table_id}/seat")
@@ -229,6 +233,8 @@ async def live(socket: WebSocket, table_id: str, service: Service) -> None:
         return
     try:
         service.hub.send(page, await service.run(lambda: service.state_message(service.follow(table))))
+        # Then everyone's chance of winning, once worked out (after the game, which the page needs first).
+        await service.run(lambda: service.tell_chances(table))
         while True:
             incoming = await socket.receive()
             if incoming["type"] == "websocket.disconnect":

@@ -7,6 +7,7 @@ import { el, replace } from "../dom.js";
 import { remember } from "../games.js";
 import { get as setting } from "../settings.js";
 import { advicePanel } from "./advice.js";
+import { chancesPanel } from "./chances.js";
 import { dicePanel } from "./dice.js";
 import { endPanel } from "./end.js";
 import { invitationsPanel } from "./invitations.js";
@@ -43,7 +44,8 @@ export function showTable(main, id) {
   const leave = resignPanel(page, actions);
   const timer = timerPanel(page);
   const zero = zeroPanel(page, actions);
-  const panels = [head, timer, dice, zero, advice, sheet, end, invitations, leave];
+  const chances = chancesPanel(page);
+  const panels = [head, timer, dice, zero, advice, sheet, end, invitations, leave, chances];
   const keys = el(
     "p",
     { class: "keys" },
@@ -54,7 +56,7 @@ export function showTable(main, id) {
     el(
       "section",
       { class: "table" },
-      el("div", { class: "play" }, head.node, timer.node, dice.node, status, zero.node, advice.node, end.node, invitations.node, log.node, watch.node, leave.node, keys),
+      el("div", { class: "play" }, head.node, timer.node, dice.node, status, zero.node, advice.node, end.node, chances.node, invitations.node, log.node, watch.node, leave.node, keys),
       sheet.node,
     ),
   );
@@ -331,6 +333,7 @@ export function showTable(main, id) {
         render,
         update,
         presence,
+        chances: (message) => chances.heard(message),
         again: (message) => {
           // A seat's page moves to its own seat of the new game (the server sends each page only
           // its own seat's link); a watcher is offered the new game to watch. The page that asked

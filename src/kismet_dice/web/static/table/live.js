@@ -1,7 +1,7 @@
 // The live connection: the whole game once, then each change; reconnects when it is lost. A page
 // that holds a seat's token says hello, so every page can show that this seat's player is here.
 
-export function connect(page, { render, update, presence, again, problem, lost, back }) {
+export function connect(page, { render, update, presence, chances, again, problem, lost, back }) {
   let retry = 500;
   function open() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
@@ -20,6 +20,7 @@ export function connect(page, { render, update, presence, again, problem, lost, 
         if (data.since !== page.state.version) socket.send(JSON.stringify({ type: "sync" }));
         else update(data);
       } else if (data.type === "presence") presence(data.connected);
+      else if (data.type === "chances") chances(data);
       else if (data.type === "again") again(data);
       else if (data.type === "error") problem(data);
     });
