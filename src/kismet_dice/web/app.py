@@ -54,6 +54,11 @@ connection stays open. A page that falls behind (it does not read what it is sen
 code 1013; reconnecting gives the whole game again. Each game and each server has a cap on open
 pages; a page over it is closed with code 1013 and a reason.
 
+Chances of winning: where the server holds the futures of every position, `GET /api/games/{{id}}`
+gives each player's `win_chance` (ties shared), and after each change (and when a page opens) the
+pages get `{{"type": "chances", "version": V, "win_chances": [...], "model": "what they assume"}}`
+once worked out; otherwise `win_chance` is null and no such message comes.
+
 Presence: a page that holds a seat's token sends `{{"type": "hello", "token": ...}}` (checked like
 any action); the game view and every update carry `connected`, the seats whose player has a page
 open, and each arrival or departure sends `{{"type": "presence", "connected": [0, 2]}}`. Once a
