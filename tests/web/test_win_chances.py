@@ -77,3 +77,15 @@ def test_without_the_futures_the_view_has_no_chances_and_no_message_is_sent(
             assert page.receive_json()["type"] == "update"
             page.send_json({"type": "sync"})
             assert page.receive_json()["type"] == "state"  # nothing else came between
+
+
+def test_the_chart_of_the_chances_over_a_game_needs_the_futures_and_says_so(
+    tmp_path: Path, kismet_table: StrategyTable
+) -> None:
+    with client(tmp_path, QueuedDice(6, 1), Computer(tmp_path, table=kismet_table)) as web:
+        created = new_game(web, "Ann", "Bob")
+        refused = web.get(f"/api/games/{created['id']}/chances.svg")
+    assert refused.status_code == 503
+    assert refused.json() == {
+        "error": "the chances of winning need the futures of every position, not on this server"
+    }

@@ -12,13 +12,14 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from kismet_dice import charts
 from kismet_dice.game import Game, Scored, SecondKismet
 from kismet_dice.rules import Sheet
 from kismet_dice.strategy import Computer, ComputerUnavailable
 from kismet_dice.strategy.distribution import Futures
 from kismet_dice.strategy.win import MODEL, Place, final_totals, game_win_chances, win_chances
 
-__all__ = ["MODEL", "Course", "WinChances", "words"]
+__all__ = ["MODEL", "Course", "WinChances", "course_chart", "words"]
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,14 @@ def words(names: Sequence[str], chances: Sequence[float]) -> str:
         "Chances of winning: "
         + ", ".join(f"{name} {chance:.1%}" for name, chance in zip(names, chances, strict=True))
         + "."
+    )
+
+
+def course_chart(course: Course) -> str:
+    """Everyone's chance of winning over the game as an SVG chart, a line per player."""
+    series = {name: [step[seat] for step in course.chances] for seat, name in enumerate(course.names)}
+    return charts.lines_chart(
+        series, title="Chances of winning", x_name="Entries made", y_name="Chance of winning"
     )
 
 

@@ -343,6 +343,8 @@ class Futures:
         masks = np.ascontiguousarray(masks, dtype=np.intp)
         totals = np.ascontiguousarray(totals, dtype=np.intp)
         out = np.empty((len(masks), width))
+        if (self.row_of[masks, totals] < 0).any():
+            raise ValueError("a position these futures do not reach")
         rows = self.layers.get(layer)
         if rows is not None:
             found = np.ascontiguousarray(self.row_of[masks, totals])

@@ -11,7 +11,8 @@ from pydantic import TypeAdapter, ValidationError
 from kismet_dice.game import Game, HouseRules, Roll, Score
 from kismet_dice.rules import IllegalAction
 from kismet_dice.session import HallAdvice, Seat, Setup
-from kismet_dice.strategy import proficiency
+from kismet_dice.session.win_chances import course_chart
+from kismet_dice.strategy import ComputerUnavailable, proficiency
 from kismet_dice.web.deps import SeatToken, Service
 from kismet_dice.web.errors import RESPONSES, message_of, status_of, validation_message
 from kismet_dice.web.limits import MAX_MESSAGE_CHARACTERS
@@ -91,6 +92,25 @@ async def show_game(table_id: str, service: Service) -> Response:
 
     view, game = await service.run(look)
     return _game_answer(await service.with_chances(view, game))
+
+
+@router.get(
+    "/{table_id}/chances.svg",
+    response_class=Response,
+    responses={200: {"content": {"image/svg+xml": {}}}},
+)
+async def chances_chart(table_id: str, service: Service) -> Response:
+    """Everyone's chance of winning over the game so far, entry by entry, as an SVG chart (where the
+    server holds the futures of every position; else 503)."""
+    game = await service.run(lambda: service.tables.get(table_id).session.game.copy())
+    course = await asyncio.wrap_future(
+        service.chances_thread.submit(lambda: service.win_chances.course(game))
+    )
+    if course is None:
+        raise ComputerUnavailable(
+            "the chances of winning need the futures of every position, not on this server"
+        )
+    return Response(course_chart(course), media_type="image/svg+xml")
 
 
 @router.get("/{table_id}/seat")

@@ -59,7 +59,7 @@ const CHARTS = [
 // A chart drawn into the page rather than shown as an image, so the page's style sheet colours it
 // for the theme (see .chart in style.css). The SVG is the server's, parsed as SVG (never run as
 // markup of the page); its title and description take ids of their own, one chart beside another.
-async function chart(figure, path, kind, label) {
+export async function chart(figure, path, kind, label) {
   let svg;
   try {
     const response = await fetch(path);

@@ -3,6 +3,7 @@
 // futures of every position there are none, and the panel stays hidden.
 
 import { el, replace } from "../dom.js";
+import { chart } from "../stats.js";
 
 export function chancesPanel(page) {
   const list = el("ul", { class: "win-chances-list" });
@@ -15,6 +16,7 @@ export function chancesPanel(page) {
     model,
   );
   let known = null; // { version, chances, model }
+  let course = null; // the chart of the chances over the game, once it is over
 
   // The chances of the game's view, when it came with them (its first load, say).
   function fromView(state) {
@@ -55,6 +57,13 @@ export function chancesPanel(page) {
     );
     model.textContent = known.model;
     node.classList.toggle("stale", known.version < state.version);
+    if (state.over && !course) {
+      // Once the game is over: everyone's chance over the game, entry by entry, drawn by the server.
+      const label = "Everyone's chance of winning over the game";
+      course = el("figure", { class: "chart", id: "win-chances-course" }, el("p", { class: "drawing" }, "Drawing the chart…"), el("figcaption", {}, label));
+      node.append(course);
+      chart(course, `/api/games/${encodeURIComponent(page.id)}/chances.svg`, "win-chances", label);
+    }
   }
 
   return { node, draw, heard };
