@@ -28,6 +28,10 @@ async def test_quit_and_resume_restore_the_same_state(storage: Storage) -> None:
         assert isinstance(app.screen, TableScreen)
         before = app.screen.session.game.to_json()
         await pilot.press("q", "y")
+        # Leaving the table is back to the start screen, which offers the game just left.
+        assert app.is_running and isinstance(app.screen, StartScreen)
+        assert app.screen.query_one(OptionList).option_count == 1
+        await pilot.press("escape")
     assert not app.is_running
     [saved] = storage.games.unfinished().games
     assert saved.names == ("Ann", "Bob") and saved.totals == (31, 0) and saved.current_player == 1
@@ -47,6 +51,15 @@ async def test_quit_and_resume_restore_the_same_state(storage: Storage) -> None:
     [resumed] = storage.games.unfinished().games
     assert resumed.id == saved.id
     assert storage.games.load(saved.id)[1].dice == (1, 2, 6, 6, 6)
+
+
+async def test_no_at_the_question_before_leaving_stays_at_the_table(storage: Storage) -> None:
+    app = KismetApp(storage, rng=ScriptedDice([4, 2, 2, 2, 5, 5]), pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter", "space", "q", "n")
+        table = app.screen
+        assert isinstance(table, TableScreen) and app.is_running
+        assert table.session.game.dice == (2, 2, 2, 5, 5)
 
 
 async def test_the_last_set_up_is_remembered(storage: Storage) -> None:

@@ -191,7 +191,8 @@ class KismetApp(App[None]):
         )
 
     def on_table_screen_leave(self) -> None:
-        self.exit()
+        # Back to the start screen, where the game just left is offered for resuming.
+        self.action_new_game()
 
     # --- the end of a game --------------------------------------------------------------
 

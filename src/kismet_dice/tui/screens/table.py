@@ -66,7 +66,7 @@ class TableScreen(Screen[None]):
             self.session = session
 
     class Leave(Message):
-        """The person leaves the table (the game is saved)."""
+        """The person leaves the table for the start screen (the game stays saved, to resume)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         *_hold_bindings(),
