@@ -478,16 +478,25 @@ class TableScreen(Screen[None]):
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen())
 
-    def action_quit_game(self) -> None:
-        saved = self.session.version > 0 and self.session.keeper.problem is None
-        question = "Leave the table? " + (
-            "The game is saved: resume it when you start Kismet again."
-            if saved
-            else "Nothing has been rolled yet, so there is nothing to resume."
-        )
+    def leave_question(self) -> str:
+        """The question asked before leaving, saying what leaving keeps and what it loses."""
+        session = self.session
+        if session.kept:
+            # Every roll and entry is saved as it happens, this turn's dice and rolls left too;
+            # only the dice marked to hold are the screen's own until the next roll.
+            kept = "Leave the table? The game is saved as it is now"
+            if session.game.dice:
+                kept += ", with this turn's dice and rolls left"
+            if self.hold:
+                kept += " (not the dice marked to hold)"
+            return f"{kept}: the start screen offers it for resuming."
+        if session.keeper.problem is not None:
+            return "Leave the table? Saving failed during the game: what was played after that is lost."
+        return "Leave the table? Nothing has been rolled yet, so there is nothing to resume."
 
+    def action_quit_game(self) -> None:
         def answer(yes: bool | None) -> None:
             if yes:
                 self.post_message(self.Leave())
 
-        self.app.push_screen(ConfirmScreen(question), answer)
+        self.app.push_screen(ConfirmScreen(self.leave_question()), answer)
