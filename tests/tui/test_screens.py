@@ -64,16 +64,22 @@ async def test_q_quits_from_the_start_screen_outside_a_name(storage: Storage) ->
     assert not app.is_running
 
 
-async def test_enter_starts_from_a_drop_down_but_not_while_it_is_open(storage: Storage) -> None:
-    app = KismetApp(storage, rng=ScriptedDice([4]), pace=0)
+async def test_enter_on_a_closed_drop_down_opens_it_and_never_starts_a_game(storage: Storage) -> None:
+    app = KismetApp(storage, computer=Computer(), rng=ScriptedDice([4]), pace=0)
     async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("tab")  # from the first name to its drop-down
         select = app.screen.query_one(Select)
-        select.focus()
-        select.expanded = True
-        await pilot.pause()
-        await pilot.press("enter")  # picks the option in the open drop-down
+        assert app.focused is select and not select.expanded
+        await pilot.press("enter")  # opens it
+        assert isinstance(app.screen, StartScreen) and select.expanded
+        await pilot.press("down", "enter")  # picks the next kind in the open drop-down
         assert isinstance(app.screen, StartScreen) and not select.expanded
-        await pilot.press("enter")  # closed: enter starts
+        assert select.value == LEVELS[0]
+        await pilot.press("enter")  # closed again: opens again, still no game
+        assert isinstance(app.screen, StartScreen) and select.expanded
+        await pilot.press("up", "enter")  # back to a person
+        assert select.value == "human" and not select.expanded
+        await pilot.press("shift+tab", "enter")  # from the name, enter starts
         assert isinstance(app.screen, TableScreen)
 
 

@@ -75,7 +75,7 @@ class StartScreen(Screen[None]):
     """Set up a game: one to six seats, each a person or a computer player; the house rule.
 
     Nothing is lost by leaving this screen, so esc (and q outside a name) quits at once; enter
-    starts the game from anywhere but a button, the resume list or an open drop-down.
+    starts the game from anywhere but a button, the resume list or a drop-down.
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -173,9 +173,10 @@ class StartScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "start":
-            # A button presses itself, the resume list resumes, and an open drop-down picks.
+            # A button presses itself, the resume list resumes, a closed drop-down opens and an
+            # open one picks: enter there is the widget's own, never a start by mistake.
             focused = self.focused
-            if isinstance(focused, (Button, OptionList)) or any(
+            if isinstance(focused, (Button, OptionList, Select)) or any(
                 select.expanded for select in self.query(Select)
             ):
                 return False
