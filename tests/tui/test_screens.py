@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import random
 
-from textual.widgets import Input, Markdown, OptionList, Select, Static
+from textual.widgets import Footer, Input, Markdown, OptionList, Select, Static
+from textual.widgets._footer import FooterKey
 from textual.widgets._select import SelectOverlay
 
 from kismet_dice.game import ScriptedDice
@@ -127,6 +128,22 @@ async def test_settings_are_saved_and_used(storage: Storage) -> None:
         table = again.screen
         assert isinstance(table, TableScreen)
         assert table.session.game.sheet(0)[Box.ONES] == 2
+
+
+async def test_the_settings_show_their_keys_in_a_footer_and_still_fit_80x24(storage: Storage) -> None:
+    app = KismetApp(storage, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f3")
+        dialog = app.screen
+        assert isinstance(dialog, SettingsScreen)
+        footer = dialog.query_one(Footer)
+        keys = {(key.key_display, key.description) for key in footer.query(FooterKey)}
+        assert keys == {("⏎", "Save"), ("esc", "Cancel")}
+        dialog.query_one("#pace", Input).value = ""
+        await pilot.press("enter")  # the problem line shown too: the dialog stays above the footer
+        box = dialog.query_one("#settings-dialog").region
+        assert box.bottom <= footer.region.y and box.y >= 0
+        assert dialog.query_one("#cancel").region.bottom <= box.bottom
 
 
 async def test_the_resume_list_tells_games_apart_and_discards_one_after_asking(storage: Storage) -> None:

@@ -9,7 +9,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Checkbox, Input, Label, Select
+from textual.widgets import Button, Checkbox, Footer, Input, Label, Select
 
 from kismet_dice.rules import IllegalAction
 from kismet_dice.session import Preferences
@@ -56,6 +56,8 @@ class SettingsScreen(ModalScreen[Preferences | None]):
             with Horizontal(classes="buttons"):
                 yield Button("Save (enter)", id="save", variant="primary")
                 yield Button("Cancel (esc)", id="cancel")
+        # As on every screen, the keys at the bottom (the dialog keeps the line above it).
+        yield Footer()
 
     def on_mount(self) -> None:
         self.query_one("#default-name", Input).focus()
