@@ -130,6 +130,21 @@ async def test_settings_are_saved_and_used(storage: Storage) -> None:
         assert table.session.game.sheet(0)[Box.ONES] == 2
 
 
+async def test_enter_on_the_closed_theme_drop_down_opens_it_and_saves_nothing(storage: Storage) -> None:
+    app = KismetApp(storage, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f3", "tab", "tab")  # the name, the pace, then the theme
+        dialog = app.screen
+        assert isinstance(dialog, SettingsScreen)
+        theme = dialog.query_one("#theme", Select)
+        assert app.focused is theme
+        await pilot.press("enter")
+        assert app.screen is dialog and theme.expanded
+        await pilot.press("escape", "escape")  # closes the drop-down, then cancels
+        assert isinstance(app.screen, StartScreen)
+    assert Preferences.load(storage.settings) == Preferences()
+
+
 async def test_the_settings_show_their_keys_in_a_footer_and_still_fit_80x24(storage: Storage) -> None:
     app = KismetApp(storage, pace=0)
     async with app.run_test(size=(80, 24)) as pilot:

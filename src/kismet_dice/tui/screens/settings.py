@@ -63,10 +63,11 @@ class SettingsScreen(ModalScreen[Preferences | None]):
         self.query_one("#default-name", Input).focus()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        # Enter in an open drop-down picks its option, on a button presses it; it saves elsewhere.
+        # Enter on a closed drop-down opens it, in an open one picks, on a button presses it (as
+        # on the start screen); it saves elsewhere.
         if action != "save":
             return True
-        return not (self.query_one("#theme", Select).expanded or isinstance(self.focused, Button))
+        return not (self.query_one("#theme", Select).expanded or isinstance(self.focused, (Button, Select)))
 
     def read(self) -> Preferences:
         """The preferences as the fields show them, checked (:class:`IllegalAction` if wrong)."""
