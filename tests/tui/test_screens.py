@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+from textual import events
 from textual.widgets import Footer, Input, Markdown, OptionList, Select, Static
 from textual.widgets._footer import FooterKey
 from textual.widgets._select import SelectOverlay
@@ -42,6 +43,43 @@ async def test_the_start_screen_types_names_at_once_and_q_is_a_letter_there(stor
         assert [row.read().name for row in screen.query(SeatRow)] == ["Quinn", "Player 2"]
         await pilot.press("escape")  # nothing would be lost: esc quits at once
     assert not app.is_running
+
+
+def typed_while_starting(app: KismetApp, *keys: str) -> None:
+    """Keys typed while the program starts: the terminal hands them over all at once, so they wait
+    in the app's queue before it has shown anything (here: posted before it runs)."""
+    for key in keys:
+        app.post_message(events.Key(key, key if len(key) == 1 else None))
+
+
+async def test_keys_typed_while_the_program_starts_go_into_the_first_name(storage: Storage) -> None:
+    # A game to resume: its list comes first on the screen, and there d discards and q quits.
+    session = local_session(storage, Setup((Seat("Ann"),)), rng=random.Random(1))
+    session.roll(0)
+    app = KismetApp(storage, rng=ScriptedDice([4]), pace=0)
+    typed_while_starting(app, *"quad")
+    async with app.run_test(size=(80, 24)) as pilot:
+        start = app.screen
+        assert isinstance(start, StartScreen) and app.is_running
+        name = start.query(Input).first()
+        assert app.focused is name and name.value == "quad"
+        assert len(storage.games.unfinished().games) == 1
+        await pilot.press("enter")  # and the next key, pressed at once, starts with that name
+        table = app.screen
+        assert isinstance(table, TableScreen) and table.session.game.names == ("quad",)
+        assert table.query_one(SheetView).has_focus
+
+
+async def test_an_enter_typed_while_the_program_starts_starts_with_the_name_typed_before_it(
+    storage: Storage,
+) -> None:
+    app = KismetApp(storage, rng=ScriptedDice([4]), pace=0)
+    # Before the program has the terminal, the terminal turns enter into a newline (ctrl+j).
+    typed_while_starting(app, *"bob", "ctrl+j")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        table = app.screen
+        assert isinstance(table, TableScreen) and table.session.game.names == ("bob",)
 
 
 async def test_the_start_screen_offers_every_computer_level_the_target_player_too(storage: Storage) -> None:

@@ -82,6 +82,10 @@ class TableScreen(Screen[None]):
         Binding("q", "quit_game", "Quit"),
     ]
 
+    # The sheet has the focus from the moment the screen is composed, so ↑↓ pressed at once
+    # move its choice rather than scroll the log, the first widget that takes the focus.
+    AUTO_FOCUS = "SheetView"
+
     def __init__(
         self,
         session: Session,
@@ -120,9 +124,7 @@ class TableScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.title = "Kismet"
-        sheet = self.query_one(SheetView)
-        sheet.enter_at_once = self.enter_at_once
-        sheet.focus()
+        self.query_one(SheetView).enter_at_once = self.enter_at_once
         self.redraw()
         game = self.session.game
         fresh = not any(isinstance(event, (Rolled, Scored)) for event in game.history)
