@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import random
+
 from textual.widgets import Checkbox, Input, OptionList
 
 from kismet_dice.game import ScriptedDice
 from kismet_dice.rules import Box
-from kismet_dice.session import Seat, Setup
+from kismet_dice.session import Seat, Setup, local_session
 from kismet_dice.storage import Storage
 from kismet_dice.tui import KismetApp
 from kismet_dice.tui.app import SETUP_KEY
@@ -106,6 +108,24 @@ async def test_no_at_the_question_before_leaving_stays_at_the_table(storage: Sto
         table = app.screen
         assert isinstance(table, TableScreen) and app.is_running
         assert table.session.game.dice == (2, 2, 2, 5, 5)
+
+
+async def test_resuming_as_the_readme_says_shift_tab_then_arrows_and_enter(storage: Storage) -> None:
+    for names, seed in ((("Ann",), 1), (("Bob", "Cid"), 2)):
+        session = local_session(storage, Setup(tuple(Seat(name) for name in names)), rng=random.Random(seed))
+        session.roll(session.game.current_player or 0)
+    app = KismetApp(storage, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        start = app.screen
+        assert isinstance(start, StartScreen)
+        assert app.focused is start.query(Input).first()  # "The cursor starts in the first name"
+        await pilot.press("shift+tab")  # "shift+tab from the first name reaches the list"
+        listing = start.query_one(OptionList)
+        assert listing.has_focus and listing.option_count == 2
+        await pilot.press("down", "enter")  # the second listed: the one saved first, Ann's
+        table = app.screen
+        assert isinstance(table, TableScreen) and table.session.game.names == ("Ann",)
+        assert table.session.game.rolls_left == 2
 
 
 async def test_the_last_set_up_is_remembered(storage: Storage) -> None:
