@@ -67,6 +67,18 @@ def test_a_save_that_fails_is_told_once_and_the_game_goes_on(storage: Storage) -
     assert session.game.sheet(0)[Box.ONES] is not None
 
 
+def test_a_game_is_kept_from_its_first_roll_until_a_save_fails(storage: Storage) -> None:
+    session = local_session(storage, Setup((Seat("Ann"),)), rng=random.Random(4))
+    assert not session.kept  # nothing is stored before the first change
+    session.roll(0)
+    # The first save is version 0: the game is kept, and can be resumed, from there.
+    assert session.version == 0 and session.kept
+    storage.close()
+    session.roll(0, [0])
+    assert not session.kept and session.keeper.problem is not None
+    assert not Session(Game(["Bob"], rng=random.Random(1)), [Seat("Bob")]).kept  # no store at all
+
+
 def test_the_server_refuses_a_change_it_cannot_keep_and_the_game_stays_as_it_was(storage: Storage) -> None:
     game = Game(["Ann"], rng=random.Random(5))
     saved = storage.games.start(game, levels=[None], owner="web")

@@ -112,6 +112,18 @@ def test_ctrl_c_says_the_game_is_saved_and_exits_130(
     assert saved.names == ("Ann",)
 
 
+def test_ctrl_c_after_the_first_roll_alone_says_the_game_is_saved(
+    storage: Storage, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr("sys.stdin", Interrupting(""))  # Ctrl+C at the first "Keep which dice?"
+    status = main(["play", "--plain", "--seed", "3", "Ann"])
+    out, _ = capsys.readouterr()
+    assert status == 130 and "Roll 1 of 3" in out
+    assert out.rstrip().endswith(SAVED_ON_INTERRUPT)
+    [saved] = storage.games.unfinished().games
+    assert saved.names == ("Ann",) and saved.version == 0
+
+
 def test_ctrl_c_before_any_roll_says_there_is_nothing_to_resume(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import random
+
 from textual.widgets import Checkbox, Input, OptionList
 
 from kismet_dice.game import ScriptedDice
 from kismet_dice.rules import Box
-from kismet_dice.session import Seat, Setup
+from kismet_dice.session import Seat, Setup, local_session
 from kismet_dice.storage import Storage
 from kismet_dice.tui import KismetApp
 from kismet_dice.tui.app import SETUP_KEY
-from kismet_dice.tui.screens.dialogs import RollOffScreen
+from kismet_dice.tui.screens.dialogs import ConfirmScreen, RollOffScreen
 from kismet_dice.tui.screens.hall import HallScreen
 from kismet_dice.tui.screens.start import StartScreen
 from kismet_dice.tui.screens.table import TableScreen
@@ -28,6 +30,10 @@ async def test_quit_and_resume_restore_the_same_state(storage: Storage) -> None:
         assert isinstance(app.screen, TableScreen)
         before = app.screen.session.game.to_json()
         await pilot.press("q", "y")
+        # Leaving the table is back to the start screen, which offers the game just left.
+        assert app.is_running and isinstance(app.screen, StartScreen)
+        assert app.screen.query_one(OptionList).option_count == 1
+        await pilot.press("escape")
     assert not app.is_running
     [saved] = storage.games.unfinished().games
     assert saved.names == ("Ann", "Bob") and saved.totals == (31, 0) and saved.current_player == 1
@@ -47,6 +53,79 @@ async def test_quit_and_resume_restore_the_same_state(storage: Storage) -> None:
     [resumed] = storage.games.unfinished().games
     assert resumed.id == saved.id
     assert storage.games.load(saved.id)[1].dice == (1, 2, 6, 6, 6)
+
+
+async def test_the_question_before_leaving_says_what_is_saved_from_before_the_first_roll_on(
+    storage: Storage,
+) -> None:
+    app = KismetApp(storage, rng=ScriptedDice([4, 2, 2, 2, 5, 5]), pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter", "q")  # leaving before any roll (one player: no roll-off to close)
+        asked = app.screen
+        assert isinstance(asked, ConfirmScreen)
+        assert (
+            asked.question == "Leave the table? Nothing has been rolled yet, so there is nothing to resume."
+        )
+        await pilot.press("n", "space", "q")  # the first roll: the game is saved from here
+        asked = app.screen
+        assert isinstance(asked, ConfirmScreen)
+        assert asked.question == (
+            "Leave the table? The game is saved as it is now, with this turn's dice and rolls left: "
+            "the start screen offers it for resuming."
+        )
+        await pilot.press("n", "1", "q")  # a die marked to hold is the screen's own until the roll
+        asked = app.screen
+        assert isinstance(asked, ConfirmScreen)
+        assert "rolls left (not the dice marked to hold): the start screen" in asked.question
+        await pilot.press("y")
+        assert isinstance(app.screen, StartScreen)
+        await pilot.press("shift+tab", "enter")
+        table = app.screen
+        assert isinstance(table, TableScreen)
+        assert table.session.game.dice == (2, 2, 2, 5, 5) and table.session.game.rolls_left == 2
+        assert table.hold == frozenset()
+
+
+async def test_after_a_failed_save_the_question_before_leaving_says_what_is_lost(storage: Storage) -> None:
+    app = KismetApp(storage, rng=ScriptedDice([4, 2, 2, 2, 5, 5, 1, 1, 1]), pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter", "space")
+        storage.close()  # every write fails from here, as on a disk that went away
+        await pilot.press("1", "2", "space", "q")
+        asked = app.screen
+        assert isinstance(asked, ConfirmScreen)
+        assert (
+            asked.question
+            == "Leave the table? Saving failed during the game: what was played after that is lost."
+        )
+        await pilot.press("n")
+
+
+async def test_no_at_the_question_before_leaving_stays_at_the_table(storage: Storage) -> None:
+    app = KismetApp(storage, rng=ScriptedDice([4, 2, 2, 2, 5, 5]), pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter", "space", "q", "n")
+        table = app.screen
+        assert isinstance(table, TableScreen) and app.is_running
+        assert table.session.game.dice == (2, 2, 2, 5, 5)
+
+
+async def test_resuming_as_the_readme_says_shift_tab_then_arrows_and_enter(storage: Storage) -> None:
+    for names, seed in ((("Ann",), 1), (("Bob", "Cid"), 2)):
+        session = local_session(storage, Setup(tuple(Seat(name) for name in names)), rng=random.Random(seed))
+        session.roll(session.game.current_player or 0)
+    app = KismetApp(storage, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        start = app.screen
+        assert isinstance(start, StartScreen)
+        assert app.focused is start.query(Input).first()  # "The cursor starts in the first name"
+        await pilot.press("shift+tab")  # "shift+tab from the first name reaches the list"
+        listing = start.query_one(OptionList)
+        assert listing.has_focus and listing.option_count == 2
+        await pilot.press("down", "enter")  # the second listed: the one saved first, Ann's
+        table = app.screen
+        assert isinstance(table, TableScreen) and table.session.game.names == ("Ann",)
+        assert table.session.game.rolls_left == 2
 
 
 async def test_the_last_set_up_is_remembered(storage: Storage) -> None:

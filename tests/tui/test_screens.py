@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import random
 
-from textual.widgets import Input, Markdown, OptionList, Select, Static
+from textual import events
+from textual.widgets import Footer, Input, Markdown, OptionList, Select, Static
+from textual.widgets._footer import FooterKey
 from textual.widgets._select import SelectOverlay
 
 from kismet_dice.game import ScriptedDice
@@ -43,6 +45,43 @@ async def test_the_start_screen_types_names_at_once_and_q_is_a_letter_there(stor
     assert not app.is_running
 
 
+def typed_while_starting(app: KismetApp, *keys: str) -> None:
+    """Keys typed while the program starts: the terminal hands them over all at once, so they wait
+    in the app's queue before it has shown anything (here: posted before it runs)."""
+    for key in keys:
+        app.post_message(events.Key(key, key if len(key) == 1 else None))
+
+
+async def test_keys_typed_while_the_program_starts_go_into_the_first_name(storage: Storage) -> None:
+    # A game to resume: its list comes first on the screen, and there d discards and q quits.
+    session = local_session(storage, Setup((Seat("Ann"),)), rng=random.Random(1))
+    session.roll(0)
+    app = KismetApp(storage, rng=ScriptedDice([4]), pace=0)
+    typed_while_starting(app, *"quad")
+    async with app.run_test(size=(80, 24)) as pilot:
+        start = app.screen
+        assert isinstance(start, StartScreen) and app.is_running
+        name = start.query(Input).first()
+        assert app.focused is name and name.value == "quad"
+        assert len(storage.games.unfinished().games) == 1
+        await pilot.press("enter")  # and the next key, pressed at once, starts with that name
+        table = app.screen
+        assert isinstance(table, TableScreen) and table.session.game.names == ("quad",)
+        assert table.query_one(SheetView).has_focus
+
+
+async def test_an_enter_typed_while_the_program_starts_starts_with_the_name_typed_before_it(
+    storage: Storage,
+) -> None:
+    app = KismetApp(storage, rng=ScriptedDice([4]), pace=0)
+    # Before the program has the terminal, the terminal turns enter into a newline (ctrl+j).
+    typed_while_starting(app, *"bob", "ctrl+j")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        table = app.screen
+        assert isinstance(table, TableScreen) and table.session.game.names == ("bob",)
+
+
 async def test_the_start_screen_offers_every_computer_level_the_target_player_too(storage: Storage) -> None:
     app = KismetApp(storage, computer=Computer(), pace=0)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -64,16 +103,22 @@ async def test_q_quits_from_the_start_screen_outside_a_name(storage: Storage) ->
     assert not app.is_running
 
 
-async def test_enter_starts_from_a_drop_down_but_not_while_it_is_open(storage: Storage) -> None:
-    app = KismetApp(storage, rng=ScriptedDice([4]), pace=0)
+async def test_enter_on_a_closed_drop_down_opens_it_and_never_starts_a_game(storage: Storage) -> None:
+    app = KismetApp(storage, computer=Computer(), rng=ScriptedDice([4]), pace=0)
     async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("tab")  # from the first name to its drop-down
         select = app.screen.query_one(Select)
-        select.focus()
-        select.expanded = True
-        await pilot.pause()
-        await pilot.press("enter")  # picks the option in the open drop-down
+        assert app.focused is select and not select.expanded
+        await pilot.press("enter")  # opens it
+        assert isinstance(app.screen, StartScreen) and select.expanded
+        await pilot.press("down", "enter")  # picks the next kind in the open drop-down
         assert isinstance(app.screen, StartScreen) and not select.expanded
-        await pilot.press("enter")  # closed: enter starts
+        assert select.value == LEVELS[0]
+        await pilot.press("enter")  # closed again: opens again, still no game
+        assert isinstance(app.screen, StartScreen) and select.expanded
+        await pilot.press("up", "enter")  # back to a person
+        assert select.value == "human" and not select.expanded
+        await pilot.press("shift+tab", "enter")  # from the name, enter starts
         assert isinstance(app.screen, TableScreen)
 
 
@@ -121,6 +166,37 @@ async def test_settings_are_saved_and_used(storage: Storage) -> None:
         table = again.screen
         assert isinstance(table, TableScreen)
         assert table.session.game.sheet(0)[Box.ONES] == 2
+
+
+async def test_enter_on_the_closed_theme_drop_down_opens_it_and_saves_nothing(storage: Storage) -> None:
+    app = KismetApp(storage, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f3", "tab", "tab")  # the name, the pace, then the theme
+        dialog = app.screen
+        assert isinstance(dialog, SettingsScreen)
+        theme = dialog.query_one("#theme", Select)
+        assert app.focused is theme
+        await pilot.press("enter")
+        assert app.screen is dialog and theme.expanded
+        await pilot.press("escape", "escape")  # closes the drop-down, then cancels
+        assert isinstance(app.screen, StartScreen)
+    assert Preferences.load(storage.settings) == Preferences()
+
+
+async def test_the_settings_show_their_keys_in_a_footer_and_still_fit_80x24(storage: Storage) -> None:
+    app = KismetApp(storage, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f3")
+        dialog = app.screen
+        assert isinstance(dialog, SettingsScreen)
+        footer = dialog.query_one(Footer)
+        keys = {(key.key_display, key.description) for key in footer.query(FooterKey)}
+        assert keys == {("⏎", "Save"), ("esc", "Cancel")}
+        dialog.query_one("#pace", Input).value = ""
+        await pilot.press("enter")  # the problem line shown too: the dialog stays above the footer
+        box = dialog.query_one("#settings-dialog").region
+        assert box.bottom <= footer.region.y and box.y >= 0
+        assert dialog.query_one("#cancel").region.bottom <= box.bottom
 
 
 async def test_the_resume_list_tells_games_apart_and_discards_one_after_asking(storage: Storage) -> None:

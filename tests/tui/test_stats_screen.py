@@ -5,6 +5,10 @@ from __future__ import annotations
 
 import html
 
+from textual.geometry import Region
+from textual.widget import Widget
+
+from kismet_dice.session.statistics import NO_FINISHED_GAMES, table_lines
 from kismet_dice.storage import Storage
 from kismet_dice.strategy import StrategyTable
 from kismet_dice.strategy.reference import reference
@@ -45,13 +49,40 @@ async def test_f4_shows_each_name_with_its_figures_and_charts(
         assert isinstance(app.screen, StartScreen)
 
 
-async def test_with_no_finished_games_the_screen_says_so(storage: Storage) -> None:
+def shown_whole(widget: Widget, within: Widget) -> str:
+    """The words ``widget`` shows, its lines joined; the test fails unless every line of it lies
+    inside ``within``'s content, so none is cut at the dialog's edge."""
+    assert within.content_region.contains_region(widget.region), (widget.region, within.content_region)
+    lines = widget.render_lines(Region(0, 0, widget.size.width, widget.size.height))
+    return " ".join(" ".join(line.text.split()) for line in lines if line.text.strip())
+
+
+async def test_with_no_finished_games_the_screen_says_so_whole_at_80x24(storage: Storage) -> None:
     app = KismetApp(storage, pace=0)
-    async with app.run_test(size=(100, 30)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("f4")
-        assert isinstance(app.screen, StatsScreen)
-        assert "No finished games yet" in str(
-            app.screen.query_one("#stats-dialog").query("Label")[1].render()
+        screen = app.screen
+        assert isinstance(screen, StatsScreen)
+        assert (
+            shown_whole(screen.query_one("#stats-none"), screen.query_one("#stats-dialog"))
+            == NO_FINISHED_GAMES
         )
         await pilot.press("f4")
         assert isinstance(app.screen, StartScreen)
+
+
+async def test_at_80x24_every_line_of_the_figures_shows_whole(storage: Storage) -> None:
+    # The longest first line there is: a name of 24 characters with games assisted and not.
+    name = "Maximiliana Featherstone"
+    store_game(storage, [(name, [6, 6, 6, 6, 5], TOP_DOWN)])
+    store_game(storage, [(name, [1, 1, 2, 2, 3], TOP_DOWN)], assisted=True)
+    app = KismetApp(storage, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f4")
+        screen = app.screen
+        assert isinstance(screen, StatsScreen) and screen.chosen is not None
+        dialog = screen.query_one("#stats-dialog")
+        shown = shown_whole(screen.query_one("#stats-figures"), dialog)
+        assert shown == " ".join(" ".join(line.split()) for line in table_lines(screen.chosen)[:5])
+        assert "standard deviation 0.0" in shown and "1 assisted game(s) not counted" in shown
+        assert dialog.content_region.contains_region(screen.query_one("#chart-totals").region)

@@ -188,7 +188,7 @@ async def test_one_player_fits_80_by_24(storage: Storage) -> None:
             assert die.region.right <= 80 and die.region.bottom <= 24
 
 
-async def test_quitting_asks_first(storage: Storage) -> None:
+async def test_quitting_asks_first_then_goes_back_to_the_start_screen(storage: Storage) -> None:
     app = make_app(storage, [1, 1, 2, 3, 4, 6])
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("enter", "q")
@@ -197,7 +197,7 @@ async def test_quitting_asks_first(storage: Storage) -> None:
         assert isinstance(app.screen, TableScreen)
         await pilot.press("q", "y")
         await pilot.pause()
-        assert not app.is_running
+        assert app.is_running and isinstance(app.screen, StartScreen)
 
 
 async def test_the_roll_off_is_shown_with_its_dice(storage: Storage) -> None:

@@ -110,9 +110,7 @@ def run_play(options: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         # Every action is saved as it happens: say so in one line, with no traceback.
         table.say()
-        table.say(
-            SAVED_ON_INTERRUPT if _saved(session) else "Stopped before the first roll: nothing to resume."
-        )
+        table.say(SAVED_ON_INTERRUPT if _saved(session) else NOTHING_TO_RESUME)
         return 130
     except (StorageError, IllegalAction) as error:
         raise UserError(str(error)) from None
@@ -122,7 +120,7 @@ def run_play(options: argparse.Namespace) -> int:
 
 
 def _saved(session: Session | None) -> bool:
-    return session is not None and session.version > 0 and session.keeper.problem is None
+    return session is not None and session.kept
 
 
 def run_terminal_game(rng: DiceSource | None, pace: float | None) -> int:

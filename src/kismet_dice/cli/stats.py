@@ -16,7 +16,13 @@ from kismet_dice.cli.errors import UserError
 from kismet_dice.cli.saving import open_storage
 from kismet_dice.cli.strategy import load_table
 from kismet_dice.session.stat_charts import CHART_KINDS, ChartKind, chart_svg
-from kismet_dice.session.statistics import PlayerStatistics, Statistics, statistics, table_lines
+from kismet_dice.session.statistics import (
+    NO_FINISHED_GAMES,
+    PlayerStatistics,
+    Statistics,
+    statistics,
+    table_lines,
+)
 from kismet_dice.storage import StorageError
 from kismet_dice.strategy.reference import reference
 
@@ -74,7 +80,7 @@ def run_stats(options: argparse.Namespace) -> int:
         if options.name is not None:
             print(f"kismet: {options.name} has no finished games here", file=sys.stderr)
             return 1
-        print("No finished games yet: the statistics come from games played to the end.")
+        print(NO_FINISHED_GAMES)
         return 0
     for number, player in enumerate(players):
         if number:

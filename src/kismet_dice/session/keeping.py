@@ -57,6 +57,12 @@ class Keeper(Protocol):
         ...
 
     @property
+    def kept(self) -> bool:
+        """Whether the store holds the game as last changed, so it can be resumed from there:
+        kept at least once (a local game is stored at its first change) and no save failed since."""
+        ...
+
+    @property
     def has_hall(self) -> bool:
         """Whether there is a Hall of Fame to enter."""
         ...
@@ -83,6 +89,7 @@ class Unkept:
 
     has_hall = False
     problem = None
+    kept = False
 
     def __init__(self) -> None:
         self._version = 0
@@ -134,6 +141,11 @@ class StoreKeeper:
     @property
     def problem(self) -> str | None:
         return self._problem
+
+    @property
+    def kept(self) -> bool:
+        # The first save is version 0: whether there is a saved game at all tells, not its version.
+        return self.saved is not None and self._problem is None
 
     @property
     def saved_id(self) -> int | None:

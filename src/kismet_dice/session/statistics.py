@@ -38,6 +38,9 @@ BONUS_TIERS = (0, 35, 55, 75)
 RECENT = 10
 """How many of the last games ``recent_mean`` is over."""
 
+NO_FINISHED_GAMES = "No finished games yet: the statistics come from games played to the end."
+"""What the command and the terminal say when no one has a finished game."""
+
 
 class NoGames(LookupError):
     """A name with no finished game to count."""

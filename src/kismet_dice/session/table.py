@@ -108,6 +108,11 @@ class Session:
         return self.keeper.version
 
     @property
+    def kept(self) -> bool:
+        """Whether the store holds the game as it is now, so it can be resumed from here."""
+        return self.keeper.kept
+
+    @property
     def assisted(self) -> bool:
         """Whether anyone asked for advice: the game then cannot enter the Hall of Fame."""
         return self._assisted

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from textual.app import App
+from textual.widget import AwaitMount
 
 from kismet_dice.game import DiceSource
 from kismet_dice.rules import IllegalAction
@@ -75,11 +76,15 @@ class KismetApp(App[None]):
         elif theme in ("dark", "light"):
             self.theme = f"textual-{theme}"
 
-    def on_mount(self) -> None:
+    async def on_mount(self) -> None:
         self.apply_theme()
         if self.storage.moved_aside is not None:
             self.notify(self.storage.moved_aside.message, severity="warning", timeout=10)
-        self.action_new_game()
+        # The app takes no key before its mount is over: waiting here for the start screen to be
+        # up, its first name focused, sends the keys typed while the program started (the
+        # terminal hands them over all at once) to that name, not to the list of games to
+        # resume or the screen, where d would discard a game and q quit.
+        await self.switch_to(self.start_screen())
 
     # --- set-up, resuming ---------------------------------------------------------------
 
@@ -95,24 +100,27 @@ class KismetApp(App[None]):
                 return setup
         return Setup((Seat(self.preferences.default_name),))
 
-    def action_new_game(self, resuming: bool = False) -> None:
+    def start_screen(self, resuming: bool = False) -> StartScreen:
         """The start screen; ``resuming`` keeps the focus on its list of games to resume."""
         listing = self.storage.games.unfinished()
         for broken in listing.unreadable:
             self.notify(f"Skipping {broken.reason}", severity="warning", timeout=10)
-        start = StartScreen(
+        return StartScreen(
             self.remembered_setup(),
             listing.games,
             computer_levels=self.computer is not None,
             resuming=resuming,
         )
-        self.switch_to(start)
 
-    def switch_to(self, screen: StartScreen | TableScreen | EndScreen) -> None:
-        # The base screen is swapped; dialogs are pushed over it.
+    def action_new_game(self, resuming: bool = False) -> None:
+        self.switch_to(self.start_screen(resuming))
+
+    def switch_to(self, screen: StartScreen | TableScreen | EndScreen) -> AwaitMount:
+        """Show ``screen`` as the base screen (dialogs are pushed over it); awaiting the answer
+        waits for it to be mounted."""
         while len(self.screen_stack) > 1:
             self.pop_screen()
-        self.push_screen(screen)
+        return self.push_screen(screen)
 
     def when_computer_ready(
         self, reason: str, then: Callable[[], None], levels: Sequence[Level | None] = (Level.HARD,)
@@ -191,7 +199,8 @@ class KismetApp(App[None]):
         )
 
     def on_table_screen_leave(self) -> None:
-        self.exit()
+        # Back to the start screen, where the game just left is offered for resuming.
+        self.action_new_game()
 
     # --- the end of a game --------------------------------------------------------------
 

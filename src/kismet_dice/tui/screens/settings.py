@@ -9,7 +9,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Checkbox, Input, Label, Select
+from textual.widgets import Button, Checkbox, Footer, Input, Label, Select
 
 from kismet_dice.rules import IllegalAction
 from kismet_dice.session import Preferences
@@ -56,15 +56,18 @@ class SettingsScreen(ModalScreen[Preferences | None]):
             with Horizontal(classes="buttons"):
                 yield Button("Save (enter)", id="save", variant="primary")
                 yield Button("Cancel (esc)", id="cancel")
+        # As on every screen, the keys at the bottom (the dialog keeps the line above it).
+        yield Footer()
 
     def on_mount(self) -> None:
         self.query_one("#default-name", Input).focus()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        # Enter in an open drop-down picks its option, on a button presses it; it saves elsewhere.
+        # Enter on a closed drop-down opens it, in an open one picks, on a button presses it (as
+        # on the start screen); it saves elsewhere.
         if action != "save":
             return True
-        return not (self.query_one("#theme", Select).expanded or isinstance(self.focused, Button))
+        return not (self.query_one("#theme", Select).expanded or isinstance(self.focused, (Button, Select)))
 
     def read(self) -> Preferences:
         """The preferences as the fields show them, checked (:class:`IllegalAction` if wrong)."""

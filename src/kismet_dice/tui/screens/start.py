@@ -75,11 +75,13 @@ class StartScreen(Screen[None]):
     """Set up a game: one to six seats, each a person or a computer player; the house rule.
 
     Nothing is lost by leaving this screen, so esc (and q outside a name) quits at once; enter
-    starts the game from anywhere but a button, the resume list or an open drop-down.
+    starts the game from anywhere but a button, the resume list or a drop-down.
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "start", "Start", priority=True),
+        # An enter typed while the program starts, before it has the terminal, comes as a newline
+        # (the terminal turns it into one then): it starts too.
+        Binding("enter,ctrl+j", "start", "Start", priority=True),
         # Priority: a name field would take ctrl+a and ctrl+d for moving and deleting.
         Binding("ctrl+a", "add_seat", "Add player", show=False, priority=True),
         Binding("ctrl+d", "remove_seat", "Remove last", show=False, priority=True),
@@ -91,6 +93,10 @@ class StartScreen(Screen[None]):
         Binding("escape", "app.quit", "Quit", key_display="esc"),
         Binding("q", "app.quit", "Quit", show=False),
     ]
+
+    # Typing a name is the first thing to do, so the first name has the focus from the moment the
+    # screen is composed (the games to resume are one shift+tab away).
+    AUTO_FOCUS = "NameInput"
 
     class Start(Message):
         """The person asked to start a game with this set-up."""
@@ -163,19 +169,18 @@ class StartScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.title = "Kismet"
-        # Typing a name is the first thing to do; the games to resume are one shift+tab away,
-        # unless the person was just at that list (discarding one of them): then it stays there.
+        # The person was just at the list of games (discarding one of them): it keeps the focus.
+        # Set at once, not later as focus() does, so a key pressed meanwhile goes there too.
         lists = self.query(ResumeList)
         if self.resuming and lists:
-            lists.first().focus()
-        else:
-            self.query(Input).first().focus()
+            self.set_focus(lists.first())
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "start":
-            # A button presses itself, the resume list resumes, and an open drop-down picks.
+            # A button presses itself, the resume list resumes, a closed drop-down opens and an
+            # open one picks: enter there is the widget's own, never a start by mistake.
             focused = self.focused
-            if isinstance(focused, (Button, OptionList)) or any(
+            if isinstance(focused, (Button, OptionList, Select)) or any(
                 select.expanded for select in self.query(Select)
             ):
                 return False
@@ -200,6 +205,16 @@ class StartScreen(Screen[None]):
         return Setup(seats, rules)
 
     def action_start(self) -> None:
+        # Enter is the screen's, taken as soon as it comes, while keys typed just before it may
+        # still wait for the field they were typed in (all of them at once, when typed while the
+        # program started): the set-up is read once that field has had them.
+        focused = self.focused
+        if focused is None:
+            self.start_now()
+        else:
+            focused.call_later(self.start_now)
+
+    def start_now(self) -> None:
         try:
             setup = self.read_setup().checked()
         except IllegalAction as error:

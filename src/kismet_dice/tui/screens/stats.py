@@ -12,12 +12,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Label, OptionList, TabbedContent, TabPane
+from textual.widgets import Label, OptionList, Static, TabbedContent, TabPane
 from textual_plotext import PlotextPlot
 
 from kismet_dice.rules import Box
 from kismet_dice.session.stat_charts import chart_title, reference_names
-from kismet_dice.session.statistics import PlayerStatistics, Statistics, table_lines
+from kismet_dice.session.statistics import NO_FINISHED_GAMES, PlayerStatistics, Statistics, table_lines
 from kismet_dice.strategy import Computer, ComputerUnavailable
 from kismet_dice.strategy.reference import PERFECT, Reference, reference
 
@@ -43,22 +43,24 @@ class StatsScreen(ModalScreen[None]):
         self.chosen: PlayerStatistics | None = found.players[0] if found.players else None
 
     def compose(self) -> ComposeResult:
+        # The words take the dialog's whole width and wrap (Static, not Label, which would be cut
+        # at its edge): the figures' longest lines need more than the column beside the names
+        # leaves on an 80-column terminal.
         with Vertical(classes="dialog", id="stats-dialog"):
             yield Label("Statistics", classes="dialog-title")
             if self.chosen is None:
-                yield Label("No finished games yet: the statistics come from games played to the end.")
+                yield Static(NO_FINISHED_GAMES, id="stats-none")
                 return
+            yield Static("", id="stats-figures")
             with Horizontal(id="stats-body"):
                 yield OptionList(*(player.name for player in self.found.players), id="stats-names")
-                with Vertical(id="stats-right"):
-                    yield Label("", id="stats-figures")
-                    with TabbedContent(id="stats-charts"):
-                        with TabPane("Totals", id="tab-totals"):
-                            yield PlotextPlot(id="chart-totals")
-                        with TabPane("Over time", id="tab-time"):
-                            yield PlotextPlot(id="chart-time")
-                        with TabPane("Per box", id="tab-boxes"):
-                            yield PlotextPlot(id="chart-boxes")
+                with TabbedContent(id="stats-charts"):
+                    with TabPane("Totals", id="tab-totals"):
+                        yield PlotextPlot(id="chart-totals")
+                    with TabPane("Over time", id="tab-time"):
+                        yield PlotextPlot(id="chart-time")
+                    with TabPane("Per box", id="tab-boxes"):
+                        yield PlotextPlot(id="chart-boxes")
 
     def on_mount(self) -> None:
         if self.chosen is not None:
@@ -81,7 +83,7 @@ class StatsScreen(ModalScreen[None]):
         self.show(self.chosen)
 
     def show(self, player: PlayerStatistics) -> None:
-        self.query_one("#stats-figures", Label).update("\n".join(table_lines(player)[:5]))
+        self.query_one("#stats-figures", Static).update("\n".join(table_lines(player)[:5]))
         self.draw_totals(player)
         self.draw_time(player)
         self.draw_boxes(player)

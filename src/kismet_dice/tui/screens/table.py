@@ -66,7 +66,7 @@ class TableScreen(Screen[None]):
             self.session = session
 
     class Leave(Message):
-        """The person leaves the table (the game is saved)."""
+        """The person leaves the table for the start screen (the game stays saved, to resume)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         *_hold_bindings(),
@@ -81,6 +81,10 @@ class TableScreen(Screen[None]):
         Binding("f2", "app.show_hall", "Hall of Fame", show=False),
         Binding("q", "quit_game", "Quit"),
     ]
+
+    # The sheet has the focus from the moment the screen is composed, so ↑↓ pressed at once
+    # move its choice rather than scroll the log, the first widget that takes the focus.
+    AUTO_FOCUS = "SheetView"
 
     def __init__(
         self,
@@ -120,9 +124,7 @@ class TableScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.title = "Kismet"
-        sheet = self.query_one(SheetView)
-        sheet.enter_at_once = self.enter_at_once
-        sheet.focus()
+        self.query_one(SheetView).enter_at_once = self.enter_at_once
         self.redraw()
         game = self.session.game
         fresh = not any(isinstance(event, (Rolled, Scored)) for event in game.history)
@@ -478,16 +480,25 @@ class TableScreen(Screen[None]):
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen())
 
-    def action_quit_game(self) -> None:
-        saved = self.session.version > 0 and self.session.keeper.problem is None
-        question = "Leave the table? " + (
-            "The game is saved: resume it when you start Kismet again."
-            if saved
-            else "Nothing has been rolled yet, so there is nothing to resume."
-        )
+    def leave_question(self) -> str:
+        """The question asked before leaving, saying what leaving keeps and what it loses."""
+        session = self.session
+        if session.kept:
+            # Every roll and entry is saved as it happens, this turn's dice and rolls left too;
+            # only the dice marked to hold are the screen's own until the next roll.
+            kept = "Leave the table? The game is saved as it is now"
+            if session.game.dice:
+                kept += ", with this turn's dice and rolls left"
+            if self.hold:
+                kept += " (not the dice marked to hold)"
+            return f"{kept}: the start screen offers it for resuming."
+        if session.keeper.problem is not None:
+            return "Leave the table? Saving failed during the game: what was played after that is lost."
+        return "Leave the table? Nothing has been rolled yet, so there is nothing to resume."
 
+    def action_quit_game(self) -> None:
         def answer(yes: bool | None) -> None:
             if yes:
                 self.post_message(self.Leave())
 
-        self.app.push_screen(ConfirmScreen(question), answer)
+        self.app.push_screen(ConfirmScreen(self.leave_question()), answer)
