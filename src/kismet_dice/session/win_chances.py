@@ -64,11 +64,15 @@ class WinChances:
 
     @property
     def available(self) -> bool:
-        """Whether the futures are on this machine (loaded, or stored with the table loaded)."""
-        return self._computer is not None and self._computer.futures_stored and self._computer.ready
+        """Whether the futures are on this machine (loaded, or stored: then loaded when first asked,
+        with the strategy table, off any screen's thread)."""
+        return self._computer is not None and self._computer.futures_stored
 
     def of(self, game: Game) -> tuple[float, ...] | None:
-        """Each player's chance of winning ``game`` as it stands; ``None`` without the futures."""
+        """Each player's chance of winning ``game`` as it stands; ``None`` without the futures, and
+        for a game of one player (who wins it whatever the total)."""
+        if len(game.names) < 2:
+            return None
         futures = self._futures()
         if futures is None or self._computer is None:
             return None
@@ -91,7 +95,9 @@ class WinChances:
 
     def course(self, game: Game) -> Course | None:
         """Everyone's chances before the first entry and after each entry (a second Kismet's
-        zeroed boxes with the entry that made them); ``None`` without the futures."""
+        zeroed boxes with the entry that made them); ``None`` without the futures or for one player."""
+        if len(game.names) < 2:
+            return None
         futures = self._futures()
         if futures is None or self._computer is None:
             return None
@@ -114,11 +120,14 @@ class WinChances:
         return Course(game.names, tuple(found))
 
     def _futures(self) -> Futures | None:
-        """The futures if this machine holds them and the table is loaded (never worked out here)."""
+        """The futures if this machine holds them, loading the table (and mapping the futures) the
+        first time; never worked out here."""
         computer = self._computer
-        if computer is None or not computer.ready:
+        if computer is None or not computer.futures_stored:
             return None
         try:
+            if not computer.ready:
+                computer.advisor()  # stored with the futures: loaded, not solved
             return computer.stored_futures()
         except ComputerUnavailable:
             return None

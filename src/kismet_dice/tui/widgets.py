@@ -284,6 +284,11 @@ class StoryLog(RichLog):
         self._story: list[str] = []
         self._width = 0
 
+    @property
+    def story(self) -> tuple[str, ...]:
+        """The lines told, as they were told (before wrapping)."""
+        return tuple(self._story)
+
     def tell(self, line: str) -> None:
         self._story.append(line)
         del self._story[:-MAX_STORY_LINES]

@@ -12,9 +12,12 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
-from kismet_dice.game import Rolled, RollOff, Score, Scored, SecondKismet
+from kismet_dice.game import Game, Rolled, RollOff, Score, Scored, SecondKismet
 from kismet_dice.rules import Box, IllegalAction
 from kismet_dice.session import COMPUTER_PACE, HallChances, Session, Told, Unsaved, narration
+from kismet_dice.session.win_chances import MODEL as WIN_MODEL
+from kismet_dice.session.win_chances import WinChances
+from kismet_dice.session.win_chances import words as win_words
 from kismet_dice.strategy import Computer, Option, hold_for
 from kismet_dice.tui.screens.dialogs import (
     ConfirmScreen,
@@ -100,6 +103,9 @@ class TableScreen(Screen[None]):
         self.computer = computer
         # Advice's chances of a Hall of Fame total, remembered for the turn (and shared by the app).
         self.hall_chances = hall_chances if hall_chances is not None else HallChances(computer)
+        # Everyone's chance of winning, where the futures of every position are on this machine.
+        self.win_chances = WinChances(computer)
+        self._model_told = False
         self.pace = pace
         self.enter_at_once = enter_at_once
         self.hold: frozenset[int] = frozenset()
@@ -115,6 +121,7 @@ class TableScreen(Screen[None]):
         with Vertical(id="left"):
             yield DiceTray(id="tray")
             yield Status(id="status")
+            yield Static("", id="chances")
             yield Static("", id="choice")
             yield StoryLog(id="log")
         with Vertical(id="right"):
@@ -129,6 +136,8 @@ class TableScreen(Screen[None]):
         game = self.session.game
         fresh = not any(isinstance(event, (Rolled, Scored)) for event in game.history)
         self._tell(self.session.story(), announce=False)
+        self.query_one("#chances", Static).display = False
+        self.update_chances()
         if fresh and len(game.names) > 1:
             rounds = tuple(event.faces for event in game.history if isinstance(event, RollOff))
             self.app.push_screen(RollOffScreen(game.names, rounds, game.first_player))
@@ -244,6 +253,7 @@ class TableScreen(Screen[None]):
             self.chosen = None
         self.redraw()
         self._tell(told)
+        self.update_chances()
         problem = self.session.keeper.problem
         if problem is not None and not self._told_saving:
             self._told_saving = True
@@ -252,6 +262,31 @@ class TableScreen(Screen[None]):
             self.post_message(self.GameOver(self.session))
         else:
             self.schedule_computer()
+
+    # --- chances of winning -------------------------------------------------------------
+
+    def update_chances(self) -> None:
+        """Work out everyone's chance of winning off the screen's thread (milliseconds, tens early
+        in a game), then show it; nothing where the futures are not on this machine."""
+        if not self.win_chances.available:
+            return
+        game = self.session.game.copy()
+        self.run_worker(lambda: self._work_out_chances(game), thread=True, group="chances")
+
+    def _work_out_chances(self, game: Game) -> None:
+        found = self.win_chances.of(game)
+        if found is not None:
+            self.app.call_from_thread(self._show_chances, game, found)
+
+    def _show_chances(self, game: Game, found: tuple[float, ...]) -> None:
+        if len(game.history) != len(self.session.game.history):
+            return  # the game moved on meanwhile: its own chances are on their way
+        line = self.query_one("#chances", Static)
+        line.display = True
+        line.update(win_words(game.names, found))
+        if not self._model_told:
+            self._model_told = True
+            self._log(WIN_MODEL)
 
     # --- computer turns -----------------------------------------------------------------
 
