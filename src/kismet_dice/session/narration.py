@@ -314,7 +314,7 @@ def advice_keys(hidden: int = 0) -> str:
 
     >>> advice_keys()
     'Enter plays the highlighted option, escape closes.'
-    >>> advice_keys(3)[-30:]
+    >>> advice_keys(3)[-29:]
     '(3 weaker options not shown).'
     """
     more = f" ({hidden} weaker options not shown)" if hidden else ""
