@@ -83,8 +83,17 @@ class Seat:
 
         >>> Seat("Hal", Level.HARD).describe(), Seat("Ann").describe()
         ('Hal (computer, hard)', 'Ann')
+
+        A computer seat named by its level says it once:
+
+        >>> Seat(default_name(2, Level.HARD), Level.HARD).describe()
+        'Computer (hard)'
         """
-        return f"{self.name} (computer, {self.level.value})" if self.level else self.name
+        if self.level is None:
+            return self.name
+        if self.name == default_name(0, self.level):
+            return self.name
+        return f"{self.name} (computer, {self.level.value})"
 
 
 @dataclass(frozen=True)
