@@ -220,6 +220,13 @@ def test_advice_in_the_browser_warns_first_then_ranks_the_options(
         page.click("#ask-advice")
         expect(page.locator("#advice-options tr.best")).to_have_count(1)
         expect(page.locator("#advice-warning")).to_have_count(0)
+        # Enter plays the highlighted option, the best at first, as in the terminal's advice.
+        best = page.locator("#advice-options tr.best .words").text_content() or ""
+        told = page.locator("#log li").count()
+        page.keyboard.press("Enter")
+        expect(page.locator("#log li")).to_have_count(told + 1)
+        latest = page.locator("#log li").first.text_content() or ""
+        assert ("kept" in latest) if best.startswith("Keep") else ("enters" in latest), (best, latest)
         assert errors == []
 
 
