@@ -9,10 +9,10 @@ import pytest
 from tests.support.futures import late_futures
 
 from kismet_dice.rules import Box, Sheet
-from kismet_dice.strategy.advisor import position_key, raw_points
+from kismet_dice.strategy.advisor import Advisor, position_key, raw_points
 from kismet_dice.strategy.distribution import ERROR_BOUND, Futures, forward
 from kismet_dice.strategy.table import StrategyTable
-from kismet_dice.strategy.win import Place, final_totals, win_chances
+from kismet_dice.strategy.win import Place, final_totals, option_final_totals, win_chances
 
 
 def late_sheet(points: tuple[int, ...]) -> Sheet:
@@ -103,3 +103,21 @@ def test_a_full_sheet_ends_at_its_total_and_a_leader_who_cannot_be_caught_wins_f
     chances = win_chances([ended, behind])
     assert sum(chances) == pytest.approx(1.0)
     assert chances == pytest.approx((1.0, 0.0), abs=1e-12)
+
+
+@pytest.mark.parametrize("rolls_left", [0, 1, 2])
+def test_the_advices_best_option_leads_to_the_final_totals_of_playing_on_from_the_dice(
+    kismet_table: StrategyTable, futures: Futures, rolls_left: int
+) -> None:
+    # The hard player takes the advice's best option: its final totals are those from the dice.
+    dice = (2, 3, 4, 5, 5)
+    ranked = Advisor(kismet_table).options(LATE, dice, rolls_left)
+    best = option_final_totals(futures, kismet_table, LATE, dice, rolls_left, ranked[0])
+    from_dice = final_totals(futures, kismet_table, Place(LATE, dice, rolls_left))
+    longest = max(len(best), len(from_dice))
+    padded = [np.pad(row, (0, longest - len(row))) for row in (best, from_dice)]
+    assert np.max(np.abs(padded[0] - padded[1])) <= 1e-9
+    # And no option's mean final total is above the best's (they are the advice's expected totals).
+    for option in ranked:
+        after = option_final_totals(futures, kismet_table, LATE, dice, rolls_left, option)
+        assert after[1:].sum() == pytest.approx(option.expected, abs=ERROR_BOUND * len(after))

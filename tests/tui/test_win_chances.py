@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from textual.widgets import DataTable
+
 from kismet_dice.game import ScriptedDice
+from kismet_dice.session import narration
 from kismet_dice.session.win_chances import MODEL, WinChances, words
 from kismet_dice.storage import Storage
 from kismet_dice.strategy import Computer, StrategyTable
 from kismet_dice.tui import KismetApp
+from kismet_dice.tui.screens.strategy import AdviceScreen
 from kismet_dice.tui.screens.table import TableScreen
 from kismet_dice.tui.widgets import StoryLog
 from tests.support.futures import late_futures
@@ -37,3 +41,27 @@ async def test_a_resumed_late_game_shows_everyones_chance_and_once_what_they_ass
         assert after != shown and after.startswith("Chances of winning: Ann ")
         # What the chances assume is told once in the story, the first time they show.
         assert table.query_one(StoryLog).story.count(MODEL) == 1
+
+
+async def test_the_advice_shows_each_options_chance_of_winning(
+    storage: Storage, kismet_table: StrategyTable
+) -> None:
+    game = late_game()
+    storage.games.start(game, levels=[None, None])
+    computer = Computer(table=kismet_table, futures=late_futures(kismet_table, game.sheet(0)))
+    app = KismetApp(storage, computer=computer, rng=ScriptedDice([6, 6, 6, 2, 1]), pace=0)
+    async with app.run_test(size=(120, 34)) as pilot:
+        await pilot.press("shift+tab", "enter", "space", "h", "y")  # resume, roll, advice (assisted)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        advice = app.screen
+        assert isinstance(advice, AdviceScreen)
+        rows = advice.query_one(DataTable)
+        headings = [str(column.label) for column in rows.columns.values()]
+        assert headings[-1] == narration.WIN_COLUMN
+        table = app.screen_stack[-2]  # the table, under the advice
+        assert isinstance(table, TableScreen) and table.session.game.dice == (6, 6, 6, 2, 1)
+        expected = WinChances(computer).advice(table.session.game, advice.every)
+        assert expected is not None
+        shown = [str(rows.get_row(str(rank))[-1]) for rank in advice.ranks]
+        assert shown == [f"{expected[rank]:.1%}" for rank in advice.ranks]

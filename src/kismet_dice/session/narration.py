@@ -307,6 +307,8 @@ ADVICE_COLUMNS = ("Option", "Expected", "Gives away")
 expected final total after it, and how much less that is than the best option's."""
 BEST = "best"
 """The rank of the first option of the advice."""
+WIN_COLUMN = "Win chance"
+"""The advice's column of each option's chance of winning (where the futures are on the machine)."""
 
 
 def advice_keys(hidden: int = 0) -> str:

@@ -15,9 +15,16 @@ from dataclasses import dataclass
 from kismet_dice import charts
 from kismet_dice.game import Game, Scored, SecondKismet
 from kismet_dice.rules import Sheet
-from kismet_dice.strategy import Computer, ComputerUnavailable
+from kismet_dice.strategy import Computer, ComputerUnavailable, Option
 from kismet_dice.strategy.distribution import Futures
-from kismet_dice.strategy.win import MODEL, Place, final_totals, game_win_chances, win_chances
+from kismet_dice.strategy.win import (
+    MODEL,
+    Place,
+    final_totals,
+    game_win_chances,
+    option_win_chances,
+    win_chances,
+)
 
 __all__ = ["MODEL", "Course", "WinChances", "course_chart", "words"]
 
@@ -92,6 +99,16 @@ class WinChances:
             while len(self._known) > self._memory:
                 self._known.popitem(last=False)
         return found
+
+    def advice(self, game: Game, options: Sequence[Option]) -> tuple[float, ...] | None:
+        """The chance of winning of the player whose turn it is after each of the advice's
+        ``options``; ``None`` without the futures or for one player."""
+        if len(game.names) < 2:
+            return None
+        futures = self._futures()
+        if futures is None or self._computer is None:
+            return None
+        return option_win_chances(futures, self._computer.advisor().table, game, options)
 
     def course(self, game: Game) -> Course | None:
         """Everyone's chances before the first entry and after each entry (a second Kismet's

@@ -24,11 +24,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from kismet_dice.game import Game
-from kismet_dice.rules import Sheet, check_dice
+from kismet_dice.rules import Sheet, check_dice, score
 from kismet_dice.strategy import kernel
-from kismet_dice.strategy.advisor import position_key, raw_points
+from kismet_dice.strategy.advisor import Option, position_key, raw_points
 from kismet_dice.strategy.dice_space import FloatArray
-from kismet_dice.strategy.distribution import Futures
+from kismet_dice.strategy.distribution import Futures, TurnShape
 from kismet_dice.strategy.table import StrategyTable
 
 MODEL = (
@@ -70,16 +70,26 @@ def final_totals(futures: Futures, table: StrategyTable, place: Place) -> FloatA
     if place.dice is None:
         row = futures.survival_rows(np.array([mask]), np.array([total]), width)[0]
         return _shifted(row, points, len(totals))
-    # During the turn: how the hard player's turn ends from the dice on the table (each ending a box
-    # and the points entered there), then the futures of the position each ending leads to.
-    tables = kernel.tables_of(rules)
     roll = rules.space.roll_index[tuple(sorted(check_dice(place.dice)))]
     start = np.zeros((len(rules.space.rolls), 1))
     start[roll, 0] = 1.0
+    return _during_turn(futures, table, sheet, start, place.rolls_left)
+
+
+def _during_turn(
+    futures: Futures, table: StrategyTable, sheet: Sheet, start: FloatArray, rolls_left: int
+) -> FloatArray:
+    """:func:`final_totals` from ``start[r, 0]``, the chance of each roll on the table, with
+    ``rolls_left``: how the hard player's turn ends from there (each ending a box and the points
+    entered there), then the futures of the position each ending leads to."""
+    rules = table.rules
+    totals = np.arange(most_total(table, sheet) + 1)
+    mask, total = position_key(sheet, rules.cap)
+    points = raw_points(sheet)
+    width = len(totals) - points
+    tables = kernel.tables_of(rules)
     masks = np.array([mask], dtype=np.intp)
-    ends = kernel.endings(
-        tables, table.values, masks, np.array([total], dtype=np.intp), start, place.rolls_left
-    )
+    ends = kernel.endings(tables, table.values, masks, np.array([total], dtype=np.intp), start, rolls_left)
     out = np.zeros(len(totals))
     by_layer: dict[int, list[int]] = {}
     for pair in np.flatnonzero(ends[:, 0] > 0):
@@ -94,6 +104,39 @@ def final_totals(futures: Futures, table: StrategyTable, place: Place) -> FloatA
         for chance, row, entered in zip(ends[chosen, 0], rows, got, strict=True):
             out += chance * _shifted(row, points + int(entered), len(totals))
     return np.clip(out, 0.0, 1.0)
+
+
+def option_final_totals(
+    futures: Futures, table: StrategyTable, sheet: Sheet, dice: Sequence[int], rolls_left: int, option: Option
+) -> FloatArray:
+    """:func:`final_totals` once ``option`` of the advice is taken with ``dice`` on the table: a box
+    from the next turn's start, a keep over the rolls it can lead to (the hard player on from there)."""
+    if option.box is not None:
+        return final_totals(futures, table, Place(sheet.with_entry(option.box, score(option.box, dice))))
+    if rolls_left < 1:
+        raise ValueError("no roll left: only a box can be chosen")
+    rules = table.rules
+    flat = rules.space.flat_keep(option.keep or ())
+    start = np.ascontiguousarray(TurnShape.of(rules).reroll[flat][:, None])
+    return _during_turn(futures, table, sheet, start, rolls_left - 1)
+
+
+def option_win_chances(
+    futures: Futures, table: StrategyTable, game: Game, options: Sequence[Option]
+) -> tuple[float, ...]:
+    """The chance of winning of the player whose turn it is after each of ``options`` (the
+    advice's, for the dice on the table), the others from where they stand."""
+    seat = game.current_player
+    if seat is None or not game.dice:
+        raise ValueError("advice is for the dice of the player whose turn it is")
+    others = [
+        final_totals(futures, table, place) for number, place in enumerate(places(game)) if number != seat
+    ]
+    found = []
+    for option in options:
+        mine = option_final_totals(futures, table, game.sheet(seat), game.dice, game.rolls_left, option)
+        found.append(win_chances([mine, *others])[0])
+    return tuple(found)
 
 
 def _shifted(row: FloatArray, points: int, length: int) -> FloatArray:

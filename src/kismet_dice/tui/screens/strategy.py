@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 from rich.text import Text
@@ -123,8 +123,12 @@ class AdviceScreen(ModalScreen[Option | None]):
         hall: HallAdvice | None = None,
         chances: HallChances | None = None,
         advisor: Advisor | None = None,
+        win: Callable[[], tuple[float, ...] | None] | None = None,
     ) -> None:
         super().__init__(classes="dialog-screen")
+        # Works out each option's chance of winning (in a worker thread), where it can be known.
+        self._win = win
+        self._win_chances: tuple[float, ...] | None = None
         self.dice = dice
         self.every = options
         self.first = shown
@@ -163,7 +167,29 @@ class AdviceScreen(ModalScreen[Option | None]):
         ]
         if heading is not None:
             cells.append(self._chance_cell(rank))
+        if self._win is not None:
+            cells.append(self._win_cell(rank))
         return cells
+
+    def _win_cell(self, rank: int) -> Text:
+        found = self._win_chances
+        text = "…" if found is None else f"{found[rank]:.1%}"
+        return Text(text, style="bold #1b7a2e" if rank == 0 else "", justify="right")
+
+    @work(thread=True, group="win")
+    def work_out_win(self) -> None:
+        """Each option's chance of winning, off the event loop (milliseconds to a second)."""
+        if self._win is None:
+            return
+        found = self._win()
+        self.app.call_from_thread(self._show_win, found)
+
+    def _show_win(self, found: tuple[float, ...] | None) -> None:
+        table = self.query_one(DataTable)
+        self._win_chances = found
+        for rank in self.ranks:
+            cell = self._win_cell(rank) if found is not None else Text("—", justify="right")
+            table.update_cell(str(rank), "win", cell)
 
     def compose(self) -> ComposeResult:
         hall = self.hall
@@ -176,6 +202,8 @@ class AdviceScreen(ModalScreen[Option | None]):
                 table.add_column(column, key=key)
             if heading is not None:
                 table.add_column(heading, key="chance")
+            if self._win is not None:
+                table.add_column(narration.WIN_COLUMN, key="win")
             for rank in self.ranks:
                 table.add_row(*self._cells(rank, heading), key=str(rank))
             yield table
@@ -235,6 +263,8 @@ class AdviceScreen(ModalScreen[Option | None]):
         self.query_one(DataTable).focus()
         if self.hall is not None and self.hall.pending:
             self.work_out()
+        if self._win is not None:
+            self.work_out_win()
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()

@@ -495,8 +495,12 @@ class TableScreen(Screen[None]):
             self._refuse(error)
             return
         self.redraw()
+        win = None
+        if self.win_chances.available and len(self.session.game.names) > 1:
+            game = self.session.game.copy()
+            win = lambda: self.win_chances.advice(game, options)  # noqa: E731 - the screen's worker calls it
         screen = AdviceScreen(
-            options, self.session.game.dice, hall=hall, chances=self.hall_chances, advisor=advisor
+            options, self.session.game.dice, hall=hall, chances=self.hall_chances, advisor=advisor, win=win
         )
         self.app.push_screen(screen, self._follow_advice)
 
