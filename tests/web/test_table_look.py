@@ -121,6 +121,8 @@ def test_the_computers_last_entry_is_marked_and_a_box_just_filled_pops(
         expect(marked).to_have_attribute("data-seat", "1")
         # Not by colour alone: a screen reader reads the words with the points.
         expect(marked.locator(".visually-hidden")).to_have_text("(last entry)")
+        # Measured once the entry's pop has ended (mid-animation its colours are on their way).
+        page.wait_for_function("document.getAnimations().every((a) => a.playState !== 'running')")
         assert contrast(page, "#sheet td.last-entry .entry")["text"] >= 4.5
         assert serious(page) == []
 
