@@ -62,6 +62,12 @@ def test_the_game_view_and_the_live_pages_tell_everyones_chance_of_winning(
             after = page.receive_json()
             assert after["type"] == "chances" and after["version"] == view["version"] + 1
             assert after["win_chances"][0] > chances[0]  # five sixes to play with
+            # The advice gives each option's chance of winning: the best option's is the chance of
+            # playing on from these dice, as the hard player does.
+            advice = web.post(f"/api/games/{game_id}/advice", headers=seat(ann)).json()
+            options = advice["options"]
+            assert all(0.0 <= option["win_chance"] <= 1.0 for option in options)
+            assert options[0]["win_chance"] == pytest.approx(after["win_chances"][0], abs=1e-9)
 
 
 def test_without_the_futures_the_view_has_no_chances_and_no_message_is_sent(

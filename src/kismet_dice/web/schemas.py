@@ -249,6 +249,12 @@ class OptionView(View):
         description="in advice: the chance of a Hall of Fame total (hall.target or more) after this "
         "choice, with perfect play; null where it was not worked out",
     )
+    win_chance: float | None = Field(
+        default=None,
+        description="in advice: the chance of winning after this choice (every player playing on "
+        "perfectly; see the chances message's model), where the server holds the futures of every "
+        "position; null otherwise",
+    )
 
 
 class HallChancesView(View):
@@ -369,6 +375,7 @@ class WordsView(View):
     )
     advice_best: str = Field(description="the rank shown for the best option (the others show 2, 3 ...)")
     advice_keys: str = Field(description="how an option of the advice is played")
+    win_column: str = Field(description="the advice's column of each option's chance of winning")
 
 
 class RateView(View):

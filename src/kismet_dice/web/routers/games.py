@@ -183,19 +183,29 @@ async def advice_chances(table_id: str, service: Service, token: SeatToken = Non
 async def _advice(table_id: str, service: Service, token: str | None, *, work_out: bool) -> Advice:
     advisor = await service.advisor(await service.run(lambda: service.tables.check_advice(table_id, token)))
 
-    def advise() -> tuple[HallAdvice, GameView]:
+    def advise() -> tuple[HallAdvice, GameView, Game]:
         change, options = service.tables.advise(table_id, token, advisor)
         table = change.table
-        return table.session.hall_advice(table.seat_of(token), options, service.hall_chances), service.view(
-            table
-        )
+        hall = table.session.hall_advice(table.seat_of(token), options, service.hall_chances)
+        return hall, service.view(table), table.session.game.copy()
 
-    hall, game = await service.run(advise)
+    hall, game, played = await service.run(advise)
     if work_out and hall.pending:
         # A pass over the sheet's futures: in a thread of its own, so neither the event loop nor
         # the store thread waits for it.
         hall = await asyncio.to_thread(service.hall_chances.work_out, hall, advisor)
-    return Advice(options=advice_options(hall), hall=hall_chances_view(hall), game=game)
+    options = advice_options(hall)
+    if service.win_chances.available:
+        # Each option's chance of winning, on the chances thread (milliseconds to a second).
+        found = await asyncio.wrap_future(
+            service.chances_thread.submit(lambda: service.win_chances.advice(played, hall.options))
+        )
+        if found is not None:
+            options = [
+                view.model_copy(update={"win_chance": chance})
+                for view, chance in zip(options, found, strict=True)
+            ]
+    return Advice(options=options, hall=hall_chances_view(hall), game=game)
 
 
 @router.get("/{table_id}/proficiency")

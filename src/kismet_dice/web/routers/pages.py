@@ -112,6 +112,7 @@ async def words() -> WordsView:
         advice_columns=["", *narration.ADVICE_COLUMNS],
         advice_best=narration.BEST,
         advice_keys=narration.advice_keys(),
+        win_column=narration.WIN_COLUMN,
     )
 
 

@@ -84,8 +84,12 @@ export function advicePanel(page, actions) {
               rank === hall.best && hall.best_mark ? el("strong", { class: "hall-mark" }, ` ${hall.best_mark}`) : null,
             )
           : null,
+        option.win_chance !== null && option.win_chance !== undefined
+          ? el("td", { class: "win-chance" }, percent(option.win_chance))
+          : null,
       );
     });
+    const winning = advice.options.some((option) => option.win_chance !== null && option.win_chance !== undefined);
     // replace() drops the missing lines (replaceChildren would write "null" for them).
     replace(
       panel,
@@ -93,7 +97,7 @@ export function advicePanel(page, actions) {
       el(
         "table",
         { id: "advice-options", class: "advice-options" },
-        el("thead", {}, el("tr", {}, columns.map((heading) => el("th", { scope: "col" }, heading)), hall.heading ? el("th", { scope: "col" }, hall.heading) : null)),
+        el("thead", {}, el("tr", {}, columns.map((heading) => el("th", { scope: "col" }, heading)), hall.heading ? el("th", { scope: "col" }, hall.heading) : null, winning ? el("th", { scope: "col" }, words ? words.win_column : "Win chance") : null)),
         el("tbody", {}, rows),
       ),
       el("p", { id: "advice-keys", class: "hint" }, words ? words.advice_keys : ""),
