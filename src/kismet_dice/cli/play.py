@@ -421,6 +421,17 @@ class PlainTable:
         for line in (hall.about, hall.tip):
             if line is not None:
                 self.say(line)
+        # Where the futures are on this machine: the chance of winning after each option shown.
+        shown = (
+            list(range(min(ADVICE_SHOWN, len(options))))
+            if hall.chances is None
+            else list(hall.shown(ADVICE_SHOWN))
+        )
+        wins = self._win_chances.advice(session.game, [options[rank] for rank in shown])
+        if wins is not None:
+            self.say(f"{narration.WIN_COLUMN}, option by option:")
+            for rank, chance in zip(shown, wins, strict=True):
+                self.say(f"  {rank + 1}. {chance:7.1%}  {narration.option(options[rank], dice)}")
 
     def confirm(self, question: str) -> bool:
         while True:
