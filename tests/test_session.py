@@ -153,7 +153,7 @@ def test_a_bad_set_up_says_what_is_wrong(seats: tuple[Seat, ...], message: str) 
 
 
 def test_an_unknown_level_names_the_levels_there_are() -> None:
-    with pytest.raises(BadSetup, match="easy, medium, hard, target, not 'expert'"):
+    with pytest.raises(BadSetup, match="easy, medium, hard, target, win, not 'expert'"):
         Seat.from_words("A", "expert")
 
 

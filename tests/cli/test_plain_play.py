@@ -170,7 +170,7 @@ def test_a_computer_level_that_does_not_exist_is_one_line(
 ) -> None:
     status, out, err = play_command("", ["Ann", "Hal=expert"], monkeypatch, capsys)
     assert status == 2 and out == ""
-    assert err == "kismet: a computer player is easy, medium, hard, target, not 'expert'\n"
+    assert err == "kismet: a computer player is easy, medium, hard, target, win, not 'expert'\n"
 
 
 def test_whoever_an_entry_pushes_out_is_told_and_not_asked(storage: Storage) -> None:

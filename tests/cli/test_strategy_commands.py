@@ -137,7 +137,7 @@ def test_simulate_asks_for_a_target_with_the_target_player_only(
 def test_simulate_names_the_target_player_among_the_players(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["simulate", "--player", "lucky"])
-    assert "a computer player is easy, medium, hard, target, not 'lucky'" in capsys.readouterr().err
+    assert "a computer player is easy, medium, hard, target, win, not 'lucky'" in capsys.readouterr().err
 
 
 def test_chances_from_a_sheet_are_exact_and_a_pipe_is_told_how_far_the_work_is(

@@ -124,15 +124,16 @@ ANN = [(1, 2, 3, 4, 6), (6, 6, 6, 5, 4), (1, 2, 3, 4, 5), (1, 1, 2, 3, 5)]
 BOB = [(1, 1, 2, 3, 5), (2, 2, 2, 1, 3), (1, 1, 2, 3, 5), (2, 3, 4, 5, 6)]
 
 
-def late_game() -> Game:
-    """Ann and Bob, ten boxes filled each: the same position (filled boxes, Basic total), Ann ahead."""
+def late_game(then: Sequence[int] = (6, 6, 6, 6, 6)) -> Game:
+    """Ann and Bob, ten boxes filled each: the same position (filled boxes, Basic total), Ann ahead;
+    the dice drawn after that are ``then``."""
     turns = [(dice, box) for dice, box in zip(BASIC, list(Box)[:6], strict=True)]
     faces = [6, 1]  # the roll-off: Ann begins
     for dice, _ in turns:
         faces += draws(dice) + draws(dice)
     for ann, bob in zip(ANN, BOB, strict=True):
         faces += draws(ann) + draws(bob)
-    faces += draws((6, 6, 6, 6, 6))
+    faces += list(then)
     game, _ = scripted(("Ann", "Bob"), faces)
     for dice, box in turns:
         play_turn(game, dice, box=box)

@@ -369,7 +369,7 @@ def test_the_schema_states_the_real_limits(web: TestClient) -> None:
     assert schemas["NewGameRequest"]["properties"]["players"]["maxItems"] == 6
     limits = web.get("/api/limits").json()
     assert limits["max_seats"] == 6 and limits["max_name_length"] == 24
-    assert limits["levels"] == ["easy", "medium", "hard", "target"] and len(limits["boxes"]) == 15
+    assert limits["levels"] == ["easy", "medium", "hard", "target", "win"] and len(limits["boxes"]) == 15
     # The rate limits and expiry a server keeps are stated too, and a 429 where a rate applies.
     assert {"new_games", "actions", "expire_days"} <= set(schemas["LimitsView"]["properties"])
     assert limits["new_games"] == {"count": 10, "seconds": 60.0} and limits["expire_days"] == 30

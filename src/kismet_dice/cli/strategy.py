@@ -120,11 +120,17 @@ def register(subparsers: Any) -> None:
 
 
 def _simulated_player(text: str) -> Level:
-    """A level (``target`` plays for the total given by ``--target``)."""
+    """A level (``target`` plays for the total given by ``--target``; ``win`` needs a table of
+    players to beat, which solo games have not)."""
     try:
-        return Level.parse(text)
+        level = Level.parse(text)
     except ValueError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
+    if level is Level.WIN:
+        raise argparse.ArgumentTypeError(
+            "a win player plays against a table; alone it plays as hard (--player hard)"
+        )
+    return level
 
 
 class _PlainProgress:

@@ -36,6 +36,11 @@ LEVEL_WORDS: Final = {
         "(one more than its tenth entry) and takes the best chance of reaching it, rather than the best "
         "expected total; while the Hall has fewer than ten entries every total enters, so it plays as hard"
     ),
+    Level.WIN: (
+        "plays to win: at each decision it takes the best chance of ending above everyone else at the "
+        "table as their sheets stand (one turn ahead, perfect play after), rather than the best expected "
+        "total; alone at a table it plays as hard"
+    ),
 }
 """How each computer level plays, as a set-up explains it."""
 

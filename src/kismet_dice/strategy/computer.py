@@ -27,6 +27,7 @@ from kismet_dice.strategy.solver import Progress
 from kismet_dice.strategy.stored_futures import futures_path, load_futures, load_or_compute_futures
 from kismet_dice.strategy.table import StrategyTable, load_or_solve, table_path
 from kismet_dice.strategy.target import HallPlayer
+from kismet_dice.strategy.win_player import WinPlayer
 from kismet_dice.strategy.workers import SolveFailed
 
 
@@ -171,4 +172,6 @@ class Computer:
                 raise ValueError("the target player needs a goal: the total it plays for")
             futures = self.futures()
             return HallPlayer(futures, self.advisor().table, goal)
+        if level is Level.WIN:
+            return WinPlayer(self.futures(), self.advisor().table)
         return computer_player(level, self.advisor() if level.needs_table else None)

@@ -23,7 +23,7 @@ class Level(StrEnum):
     """How well a computer player plays: the one closed set every interface offers.
 
     >>> Level("hard").needs_table, [level.value for level in Level]
-    (True, ['easy', 'medium', 'hard', 'target'])
+    (True, ['easy', 'medium', 'hard', 'target', 'win'])
     """
 
     EASY = "easy"
@@ -31,11 +31,13 @@ class Level(StrEnum):
     HARD = "hard"
     TARGET = "target"
     """Plays for the Hall of Fame: the best chance of a total that enters it."""
+    WIN = "win"
+    """Plays to win: the best chance of beating the others at the table as they stand."""
 
     @property
     def needs_table(self) -> bool:
         """Whether this player reads the solved strategy table (which takes a moment to load)."""
-        return self in (Level.HARD, Level.TARGET)
+        return self in (Level.HARD, Level.TARGET, Level.WIN)
 
     @property
     def needs_futures(self) -> bool:
@@ -43,9 +45,9 @@ class Level(StrEnum):
         machine, in under a minute; :mod:`kismet_dice.strategy.stored_futures`).
 
         >>> [level.value for level in Level if level.needs_futures]
-        ['target']
+        ['target', 'win']
         """
-        return self is Level.TARGET
+        return self in (Level.TARGET, Level.WIN)
 
     @classmethod
     def parse(cls, text: str) -> Level:
@@ -238,6 +240,8 @@ def computer_player(level: Level | str, advisor: Advisor | None = None) -> Compu
         return MediumPlayer()
     if level is Level.TARGET:
         raise ValueError("the target player needs the futures of every position and a goal")
+    if level is Level.WIN:
+        raise ValueError("the win player needs the futures of every position")
     if advisor is None:
         raise ValueError("the hard player needs the solved table")
     return HardPlayer(advisor)

@@ -148,6 +148,29 @@ def _shifted(row: FloatArray, points: int, length: int) -> FloatArray:
     return np.clip(out, 0.0, 1.0)
 
 
+def win_utility(others: Sequence[FloatArray], length: int) -> FloatArray:
+    """``u[x]``: the chance of winning with a final total of ``x`` (below ``length``) against players
+    whose final totals are at least y with the chances ``others[j][y]`` (ties shared).
+
+    >>> [round(float(u), 3) for u in win_utility([np.array([1.0, 0.5])], 3)]
+    [0.25, 0.75, 1.0]
+    """
+    survival = np.zeros((len(others), length + 1))
+    for player, row in enumerate(others):
+        kept = row[: length + 1]
+        survival[player, : len(kept)] = kept
+    exact = survival[:, :-1] - survival[:, 1:]
+    below = 1.0 - survival[:, :-1]
+    ways = np.zeros((length, len(others) + 1))
+    ways[:, 0] = 1.0
+    for other in range(len(others)):
+        ways = ways * below[other][:, None] + np.concatenate(
+            [np.zeros((length, 1)), ways[:, :-1] * exact[other][:, None]], axis=1
+        )
+    shares: FloatArray = ways @ (1.0 / np.arange(1, len(others) + 2))
+    return shares
+
+
 def win_chances(at_least: Sequence[FloatArray]) -> tuple[float, ...]:
     """Each player's chance of winning from ``at_least[i][x]``, the chance of player i's final total
     being at least x (ties shared: k players level on top each win 1/k of it)."""

@@ -143,6 +143,8 @@ class KismetApp(App[None]):
     def _why_prepare(levels: Sequence[Level | None]) -> str:
         if Level.TARGET in levels:
             return "A target computer player plays for the Hall of Fame: the best chance to enter it."
+        if Level.WIN in levels:
+            return "A win computer player plays for the best chance of winning against this table."
         return "A hard computer player plays the best move of every position."
 
     def on_start_screen_start(self, message: StartScreen.Start) -> None:

@@ -30,7 +30,7 @@ Kismet at a web table. Create a game with `POST /api/games`: the answer holds th
 link (for watchers) and one invitation link per human seat, whose fragment `#seat=...` carries
 the seat's secret token. Acting for a seat (`roll`, `score`, `advice`, `hall`) needs that token
 in the `{SEAT_TOKEN_HEADER}` header. The server rolls the dice; a client sends only the positions
-to hold (0-4) and the box to fill. Computer seats (easy, medium, hard, target) have no link: they play on
+to hold (0-4) and the box to fill. Computer seats (easy, medium, hard, target, win) have no link: they play on
 the server, one action at a time, and every action reaches the pages like anyone's.
 
 Advice (`POST /api/games/{{id}}/advice`) ranks every option of the dice on the table by the

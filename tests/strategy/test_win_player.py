@@ -1,0 +1,52 @@
+"""The win computer player: the best chance of winning against the table as it stands."""
+
+from __future__ import annotations
+
+import pytest
+from tests.support.futures import late_futures
+from tests.support.games import late_game
+
+from kismet_dice.game import Score
+from kismet_dice.strategy.advisor import Advisor
+from kismet_dice.strategy.players import HardPlayer, Level
+from kismet_dice.strategy.table import StrategyTable
+from kismet_dice.strategy.win import option_win_chances
+from kismet_dice.strategy.win_player import WinPlayer
+
+# Three rolls of the late game's next turn (Ann's), nothing held: the last one is what Ann enters.
+LAST_ROLLS = [
+    (1, 1, 1, 1, 2, 2, 2, 2, 2, 3, 6, 6, 6, 6, 5),
+    (1, 1, 1, 1, 2, 2, 2, 2, 2, 3, 2, 2, 3, 3, 3),
+    (1, 1, 1, 1, 2, 2, 2, 2, 2, 3, 1, 2, 3, 4, 6),
+    (1, 1, 1, 1, 2, 2, 2, 2, 2, 3, 5, 5, 5, 5, 5),
+]
+
+
+@pytest.mark.parametrize("faces", LAST_ROLLS)
+def test_with_no_roll_left_the_box_chosen_has_the_best_chance_of_winning(
+    kismet_table: StrategyTable, faces: tuple[int, ...]
+) -> None:
+    game = late_game(faces)
+    futures = late_futures(kismet_table, game.sheet(0))
+    for _ in range(3):
+        game.roll()
+    assert game.rolls_left == 0
+    options = Advisor(kismet_table).options(game.sheet(0), game.dice, 0)
+    chances = option_win_chances(futures, kismet_table, game, options)
+    best = max(chances)
+    # The first of the best (the advisor's order: the better expected total) is the one taken.
+    wanted = next(option for option, chance in zip(options, chances, strict=True) if chance >= best - 1e-9)
+    chosen = WinPlayer(futures, kismet_table).choose(game)
+    assert wanted.box is not None and chosen == Score(wanted.box)
+
+
+def test_its_level_is_win_and_with_five_sixes_it_enters_them_as_perfect_play_does(
+    kismet_table: StrategyTable,
+) -> None:
+    game = late_game((6, 6, 6, 6, 6))
+    futures = late_futures(kismet_table, game.sheet(0))
+    player = WinPlayer(futures, kismet_table)
+    assert player.level is Level.WIN and Level.WIN.needs_futures
+    game.roll()
+    # With the opponent as the table holds it, five sixes: a Kismet, as perfect play enters it too.
+    assert player.choose(game) == HardPlayer(Advisor(kismet_table)).choose(game)
