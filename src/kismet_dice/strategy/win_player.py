@@ -14,14 +14,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from kismet_dice.game import Action, Game, Roll, Score
-from kismet_dice.rules import Box
+from kismet_dice.game import Action, Game, Roll
 from kismet_dice.strategy.advisor import position_key, raw_points
 from kismet_dice.strategy.dice_space import FloatArray, IntArray
 from kismet_dice.strategy.distribution import Futures
-from kismet_dice.strategy.players import Level, hold_for
+from kismet_dice.strategy.players import Level
 from kismet_dice.strategy.table import StrategyTable
-from kismet_dice.strategy.target import TargetTurns
+from kismet_dice.strategy.target import TargetTurns, action_of
 from kismet_dice.strategy.win import Place, final_totals, most_total, win_utility
 
 WORTHLESS = 1e-12
@@ -106,8 +105,4 @@ class WinPlayer:
         plan = self.turns.turn(
             np.array([mask], dtype=np.intp), np.array([total], dtype=np.intp), np.array([raw_points(sheet)])
         )
-        roll = rules.space.roll_index[tuple(sorted(dice))]
-        choice = plan.decide(np.array([roll], dtype=np.intp), game.rolls_left)
-        if choice.reroll[0]:
-            return Roll(hold_for(dice, self._keeps[int(choice.keep[0])]))
-        return Score(Box(int(choice.box[0]) + 1))
+        return action_of(plan, rules, dice, game.rolls_left, self._keeps)

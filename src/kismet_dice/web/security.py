@@ -112,6 +112,22 @@ def _header(scope: Scope, name: bytes) -> str | None:
     return None
 
 
+async def refuse(scope: Scope, receive: Receive, send: Send, status: int, reason: str) -> None:
+    """Refuse a request with ``status`` and ``{"error": reason}``, or a WebSocket with code 1008 and
+    ``reason``: accepted and then closed, so that the page sees the code and the reason (a
+    handshake refused outright reaches a page only as "closed abnormally")."""
+    if scope["type"] == "http":
+        body = json.dumps({"error": reason}).encode()
+        headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": body})
+        return
+    if (await receive())["type"] != "websocket.connect":
+        return
+    await send({"type": "websocket.accept"})
+    await send({"type": "websocket.close", "code": POLICY_VIOLATION, "reason": reason})
+
+
 class OriginCheck:
     """Refuse a state-changing request or a WebSocket whose ``Origin`` is neither this server's
     own nor one of ``allowed``: 403 with a JSON error, or a WebSocket closed with code 1008."""
@@ -134,19 +150,7 @@ class OriginCheck:
         if not checked or self.admits(scope):
             await self._app(scope, receive, send)
             return
-        reason = "requests from pages of another site are refused"
-        if scope["type"] == "http":
-            body = json.dumps({"error": reason}).encode()
-            headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
-            await send({"type": "http.response.start", "status": 403, "headers": headers})
-            await send({"type": "http.response.body", "body": body})
-            return
-        # Accepted and then closed, so that the page sees the code and the reason (a handshake
-        # refused outright reaches a page only as "closed abnormally").
-        if (await receive())["type"] != "websocket.connect":
-            return
-        await send({"type": "websocket.accept"})
-        await send({"type": "websocket.close", "code": POLICY_VIOLATION, "reason": reason})
+        await refuse(scope, receive, send, 403, "requests from pages of another site are refused")
 
 
 ANY_HOST: Final = "*"
@@ -219,14 +223,4 @@ class HostCheck:
         if host is None or host_admitted(host_name(host), self._allowed, self._local):
             await self._app(scope, receive, send)
             return
-        reason = f"this server does not answer for {host_name(host)[:60]!r}"
-        if scope["type"] == "http":
-            body = json.dumps({"error": reason}).encode()
-            headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
-            await send({"type": "http.response.start", "status": 400, "headers": headers})
-            await send({"type": "http.response.body", "body": body})
-            return
-        if (await receive())["type"] != "websocket.connect":
-            return
-        await send({"type": "websocket.accept"})
-        await send({"type": "websocket.close", "code": POLICY_VIOLATION, "reason": reason})
+        await refuse(scope, receive, send, 400, f"this server does not answer for {host_name(host)[:60]!r}")
