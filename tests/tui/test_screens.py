@@ -82,7 +82,9 @@ async def test_an_enter_typed_while_the_program_starts_starts_with_the_name_type
         assert isinstance(table, TableScreen) and table.session.game.names == ("bob",)
 
 
-async def test_the_start_screen_offers_every_computer_level_the_target_player_too(storage: Storage) -> None:
+async def test_the_start_screen_offers_every_computer_level_the_target_and_win_players_too(
+    storage: Storage,
+) -> None:
     app = KismetApp(storage, computer=Computer(), pace=0)
     async with app.run_test(size=(80, 24)) as pilot:
         select = app.screen.query_one(Select)
@@ -92,7 +94,7 @@ async def test_the_start_screen_offers_every_computer_level_the_target_player_to
         shown = select.query_one(SelectOverlay)
         prompts = [str(shown.get_option_at_index(index).prompt) for index in range(shown.option_count)]
         assert prompts == ["Human", *(f"Computer, {level}" for level in LEVELS)]
-        assert prompts[-1] == "Computer, target"
+        assert prompts[-2:] == ["Computer, target", "Computer, win"]
 
 
 async def test_q_quits_from_the_start_screen_outside_a_name(storage: Storage) -> None:
