@@ -9,7 +9,8 @@ on this machine (worked out the first time), and prints:
   would win (1 / players), measured in the same games: the hard players' own rate;
 - the time of each of its decisions (p50, p99): the hard player's, measured in the same run, beside it;
 - the calibration of the chances the interfaces show: at the start of each turn, every player's
-  chance of winning, grouped in tenths, against how often those players won.
+  chance of winning, grouped in tenths, against how often those players won (``--hard-only``: in
+  games of hard players only, as the chances' model assumes).
 
 The targets (a win rate of at least 51.0% against one hard player over 200,000 games, 34.5% against
 two) need far more games than a quick run: the standard error printed says what a run can tell.
@@ -36,6 +37,11 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--players", type=int, choices=(2, 3), default=2)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--hard-only",
+        action="store_true",
+        help="every seat hard: the calibration of the chances where everyone plays as their model assumes",
+    )
     options = parser.parse_args()
     computer = Computer()
     table = computer.advisor().table
@@ -54,7 +60,7 @@ def main() -> int:
         while not game.is_over:
             if not game.dice and (not game.history or isinstance(game.history[-1], Scored)):
                 shown.append(game_win_chances(futures, table, game))
-            player = win if game.current_player == seat_of_win else hard
+            player = win if game.current_player == seat_of_win and not options.hard_only else hard
             began = time.perf_counter()
             action = player.choose(game)
             if game.dice:
@@ -72,7 +78,8 @@ def main() -> int:
     games = options.games
     rate = won[0] / games
     error = np.sqrt(rate * (1 - rate) / games)
-    print(f"{games} games, {options.players} players, one win player against hard ones (seats in turn)")
+    who = "hard players only" if options.hard_only else "one win player against hard ones (seats in turn)"
+    print(f"{games} games, {options.players} players, {who}")
     print(
         f"win player's win rate {rate:.2%} (standard error {error:.2%}); a hard player's "
         f"{np.mean(won[1:]) / games:.2%}; even would be {1 / options.players:.2%}"
