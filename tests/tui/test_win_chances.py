@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 from textual.widgets import DataTable
+from textual_plotext import PlotextPlot
 
 from kismet_dice.game import ScriptedDice
 from kismet_dice.session import narration
-from kismet_dice.session.win_chances import MODEL, WinChances, words
+from kismet_dice.session.win_chances import COURSE_TITLE, MODEL, Course, WinChances, words
 from kismet_dice.storage import Storage
 from kismet_dice.strategy import Computer, StrategyTable
 from kismet_dice.tui import KismetApp
+from kismet_dice.tui.screens.end import EndScreen
 from kismet_dice.tui.screens.strategy import AdviceScreen
 from kismet_dice.tui.screens.table import TableScreen
 from kismet_dice.tui.widgets import StoryLog
 from tests.support.futures import late_futures
-from tests.support.games import late_game
+from tests.support.games import finished_two_player_game, late_game
 
 
 async def test_a_resumed_late_game_shows_everyones_chance_and_once_what_they_assume(
@@ -65,3 +67,19 @@ async def test_the_advice_shows_each_options_chance_of_winning(
         assert expected is not None
         shown = [str(rows.get_row(str(rank))[-1]) for rank in advice.ranks]
         assert shown == [f"{expected[rank]:.1%}" for rank in advice.ranks]
+
+
+async def test_the_end_screen_draws_everyones_chance_over_the_game_once_it_is_known(storage: Storage) -> None:
+    session = finished_two_player_game(storage)
+    app = KismetApp(storage, computer=None, pace=0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        end = EndScreen(session, None)
+        await app.push_screen(end)
+        await pilot.pause()
+        chart = end.query_one("#chances-chart", PlotextPlot)
+        assert not chart.display  # nothing known: no futures on the machine
+        end.show_chances(Course(("Ann", "Bob"), ((0.5, 0.5), (0.7, 0.3), (1.0, 0.0))))
+        await pilot.pause()
+        assert chart.display
+        drawn = str(chart.render())
+        assert COURSE_TITLE in drawn and "Ann" in drawn and "Bob" in drawn

@@ -51,12 +51,16 @@ def words(names: Sequence[str], chances: Sequence[float]) -> str:
     )
 
 
+COURSE_TITLE = "Chances of winning over the game"
+COURSE_X = "Entries made"
+COURSE_Y = "Chance of winning"
+"""The words of the chart of everyone's chance over a game, in every interface that draws it."""
+
+
 def course_chart(course: Course) -> str:
     """Everyone's chance of winning over the game as an SVG chart, a line per player."""
     series = {name: [step[seat] for step in course.chances] for seat, name in enumerate(course.names)}
-    return charts.lines_chart(
-        series, title="Chances of winning", x_name="Entries made", y_name="Chance of winning"
-    )
+    return charts.lines_chart(series, title=COURSE_TITLE, x_name=COURSE_X, y_name=COURSE_Y)
 
 
 class WinChances:

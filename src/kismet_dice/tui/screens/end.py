@@ -10,8 +10,10 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Label, Static
+from textual_plotext import PlotextPlot
 
 from kismet_dice.session import Session, narration
+from kismet_dice.session.win_chances import COURSE_TITLE, COURSE_X, COURSE_Y, Course, WinChances
 from kismet_dice.strategy import Computer, ComputerUnavailable, proficiency
 from kismet_dice.tui.widgets import SheetView, sheet_width, sheets_that_fit
 
@@ -52,6 +54,7 @@ class EndScreen(Screen[None]):
                 yield Static(narration.ASSISTED, id="assisted")
             with VerticalScroll(id="review"):
                 yield Static("", id="proficiency")
+                yield PlotextPlot(id="chances-chart")
             yield Static("", id="more")
         with Vertical(id="right"):
             yield Static("", id="sheet-hint")
@@ -60,9 +63,12 @@ class EndScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.redraw()
+        self.query_one("#chances-chart").display = False
         if self.computer is not None:
             self.query_one("#proficiency", Static).update("Working out how well everyone played…")
             self.judge(self.computer)
+            if WinChances(self.computer).available and len(self.session.game.names) > 1:
+                self.follow_chances(self.computer)
         self.query_one("#review").focus()
 
     def on_resize(self) -> None:
@@ -111,6 +117,29 @@ class EndScreen(Screen[None]):
         else:
             text = "\n".join(narration.review(judged))
         self.app.call_from_thread(self.show_review, text)
+
+    @work(thread=True, group="chances")
+    def follow_chances(self, computer: Computer) -> None:
+        """Everyone's chance of winning over the game, entry by entry (a second or two)."""
+        course = WinChances(computer).course(self.session.game)
+        if course is not None:
+            self.app.call_from_thread(self.show_chances, course)
+
+    def show_chances(self, course: Course) -> None:
+        widget = self.query_one("#chances-chart", PlotextPlot)
+        plt = widget.plt
+        plt.clear_data()
+        plt.clear_figure()
+        plt.title(COURSE_TITLE)
+        steps = list(range(len(course.chances)))
+        for seat, name in enumerate(course.names):
+            plt.plot(steps, [100 * step[seat] for step in course.chances], label=name)
+        plt.ylim(0, 100)
+        plt.xlabel(COURSE_X)
+        plt.ylabel(f"{COURSE_Y} (%)")
+        widget.display = True
+        widget.refresh()
+        self.call_after_refresh(self.tell_more)
 
     def show_review(self, text: str) -> None:
         self.query_one("#proficiency", Static).update(text)
