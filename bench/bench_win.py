@@ -80,11 +80,14 @@ def main() -> int:
     error = np.sqrt(rate * (1 - rate) / games)
     who = "hard players only" if options.hard_only else "one win player against hard ones (seats in turn)"
     print(f"{games} games, {options.players} players, {who}")
+    first = "the seat in turn (a hard player too)" if options.hard_only else "win player"
     print(
-        f"win player's win rate {rate:.2%} (standard error {error:.2%}); a hard player's "
+        f"{first}'s win rate {rate:.2%} (standard error {error:.2%}); the other hard players' "
         f"{np.mean(won[1:]) / games:.2%}; even would be {1 / options.players:.2%}"
     )
     for name, found in times.items():
+        if not found:
+            continue  # no win player in games of hard players only
         print(
             f"{name} decision: p50 {np.percentile(found, 50) * 1000:.1f} ms, "
             f"p99 {np.percentile(found, 99) * 1000:.1f} ms ({len(found)} decisions)"
