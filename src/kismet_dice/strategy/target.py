@@ -26,13 +26,12 @@ import numpy as np
 import numpy.typing as npt
 
 from kismet_dice.game import Action, Game, Roll, Score
-from kismet_dice.rules import Box, Dice
+from kismet_dice.rules import Box
 from kismet_dice.strategy import kernel
 from kismet_dice.strategy.advisor import position_key, raw_points
 from kismet_dice.strategy.dice_space import FloatArray, IntArray, Multiset
 from kismet_dice.strategy.distribution import Futures, TurnShape
 from kismet_dice.strategy.players import Goal, Level, hold_for
-from kismet_dice.strategy.ruleset import RuleSet
 from kismet_dice.strategy.table import StrategyTable
 
 TARGET: Final = Level.TARGET
@@ -192,24 +191,25 @@ class TargetPlayer:
         return self.turns.target
 
     def choose(self, game: Game) -> Action:
-        seat = game.current_player
-        if seat is None:
-            raise ValueError("the game is over: nobody has a move")
-        sheet, dice = game.sheet(seat), game.dice
-        if not dice:
-            return Roll()
-        rules = self.turns.rules
-        mask, total = position_key(sheet, rules.cap)
-        column = np.array([mask], dtype=np.intp)
-        plan = self.turns.turn(column, np.array([total], dtype=np.intp), np.array([raw_points(sheet)]))
-        return action_of(plan, rules, dice, game.rolls_left, self._keeps)
+        return play(self.turns, game, self._keeps)
 
 
-def action_of(plan: TurnPlan, rules: RuleSet, dice: Dice, rolls_left: int, keeps: list[Multiset]) -> Action:
-    """The action a turn's plan takes with ``dice`` on the table and ``rolls_left`` (``keeps``: the
-    keeps by flat index): a roll holding its keep, or the box."""
+def play(turns: TargetTurns, game: Game, keeps: list[Multiset]) -> Action:
+    """The next action of the player whose turn it is, as ``turns`` plan its turn (``keeps``: the
+    keeps by flat index): the first roll, a roll holding the plan's keep, or the plan's box."""
+    seat = game.current_player
+    if seat is None:
+        raise ValueError("the game is over: nobody has a move")
+    sheet, dice = game.sheet(seat), game.dice
+    if not dice:
+        return Roll()
+    rules = turns.rules
+    mask, total = position_key(sheet, rules.cap)
+    plan = turns.turn(
+        np.array([mask], dtype=np.intp), np.array([total], dtype=np.intp), np.array([raw_points(sheet)])
+    )
     roll = rules.space.roll_index[tuple(sorted(dice))]
-    choice = plan.decide(np.array([roll], dtype=np.intp), rolls_left)
+    choice = plan.decide(np.array([roll], dtype=np.intp), game.rolls_left)
     if choice.reroll[0]:
         return Roll(hold_for(dice, keeps[int(choice.keep[0])]))
     return Score(Box(int(choice.box[0]) + 1))

@@ -14,13 +14,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from kismet_dice.game import Action, Game, Roll
-from kismet_dice.strategy.advisor import position_key, raw_points
+from kismet_dice.game import Action, Game
 from kismet_dice.strategy.dice_space import FloatArray, IntArray
 from kismet_dice.strategy.distribution import Futures
 from kismet_dice.strategy.players import Level
 from kismet_dice.strategy.table import StrategyTable
-from kismet_dice.strategy.target import TargetTurns, action_of
+from kismet_dice.strategy.target import TargetTurns, play
 from kismet_dice.strategy.win import Place, final_totals, most_total, win_utility
 
 WORTHLESS = 1e-12
@@ -94,15 +93,6 @@ class WinPlayer:
 
     def choose(self, game: Game) -> Action:
         seat = game.current_player
-        if seat is None:
-            raise ValueError("the game is over: nobody has a move")
-        sheet, dice = game.sheet(seat), game.dice
-        if not dice:
-            return Roll()
-        rules = self.turns.rules
-        self.turns.utility = self._utility(game, seat)
-        mask, total = position_key(sheet, rules.cap)
-        plan = self.turns.turn(
-            np.array([mask], dtype=np.intp), np.array([total], dtype=np.intp), np.array([raw_points(sheet)])
-        )
-        return action_of(plan, rules, dice, game.rolls_left, self._keeps)
+        if seat is not None and game.dice:
+            self.turns.utility = self._utility(game, seat)
+        return play(self.turns, game, self._keeps)

@@ -107,6 +107,8 @@ class WebService:
         # early in a game): neither the event loop nor the store thread waits for it.
         self.win_chances = WinChances(self.computer)
         self.chances_thread = StoreThread(name="kismet-chances")
+        # Per table: the latest version whose chances were asked for (older ones still queued are skipped).
+        self._chances_wanted: dict[str, int] = {}
         self.tables = Tables(
             self.stores,
             self._player,
@@ -167,6 +169,7 @@ class WebService:
         self._events.pop(table_id, None)
         self._turns.pop(table_id, None)
         self._persons_turn.pop(table_id, None)
+        self._chances_wanted.pop(table_id, None)
         if self._deadlines.pop(table_id, None) is not None:
             self.on_loop(self.clock.stop, table_id)
         for seat in range(MAX_SEATS):
@@ -327,8 +330,11 @@ class WebService:
         if not self.win_chances.available or not self.hub.pages(table.id):
             return
         game, version, table_id = table.session.game.copy(), table.version, table.id
+        self._chances_wanted[table_id] = version
 
         def work() -> None:
+            if self._chances_wanted.get(table_id, version) > version:
+                return  # the table moved on while this waited: the newer version's chances follow
             found = self.win_chances.of(game)
             if found is not None:
                 message = ChancesMessage(version=version, win_chances=list(found), model=MODEL)

@@ -16,6 +16,23 @@ export function el(tag, attributes = {}, ...children) {
   return node;
 }
 
+// A Copy button for a link shown in a read-only field, and the line that says what it did: where
+// the clipboard is refused (a page not served over https, say), the link is selected to copy by hand.
+export function copyButton(input, link, attributes = {}) {
+  const copied = el("span", { class: "copied", role: "status" });
+  const copy = el("button", { type: "button", class: "copy", ...attributes }, "Copy");
+  copy.addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText(link);
+      copied.textContent = "Copied";
+    } catch {
+      input.select();
+      copied.textContent = "Select the link and copy it";
+    }
+  });
+  return [copy, copied];
+}
+
 export function replace(parent, ...children) {
   parent.replaceChildren(...children.flat().filter((child) => child !== null && child !== undefined));
 }

@@ -4,7 +4,7 @@
 // (style.css says which), where they sit above the dice.
 
 import * as api from "../api.js";
-import { el } from "../dom.js";
+import { copyButton, el } from "../dom.js";
 import { gameOf } from "../games.js";
 import { connected } from "./state.js";
 
@@ -29,17 +29,7 @@ export function invitationsPanel(page) {
       dataset: { seat: String(invitation.seat) },
       "aria-label": `Invitation link for ${invitation.name}`,
     });
-    const copied = el("span", { class: "copied", role: "status" });
-    const copy = el("button", { type: "button", class: "copy", dataset: { seat: String(invitation.seat) } }, "Copy");
-    copy.addEventListener("click", async () => {
-      try {
-        await navigator.clipboard.writeText(link);
-        copied.textContent = "Copied";
-      } catch {
-        input.select();
-        copied.textContent = "Select the link and copy it";
-      }
-    });
+    const [copy, copied] = copyButton(input, link, { dataset: { seat: String(invitation.seat) } });
     const picture = el("div", { class: "qr", "aria-label": `QR code of ${invitation.name}'s link`, role: "img" });
     api.qr(link).then(
       (svg) => picture.replaceChildren(svg),
