@@ -23,7 +23,7 @@ from pydantic import (
 
 from kismet_dice.game import MAX_NAME_LENGTH, check_name
 from kismet_dice.rules import Box
-from kismet_dice.session import MAX_SEATS, MAX_TURN_SECONDS, MIN_TURN_SECONDS
+from kismet_dice.session import MAX_SEATS, MAX_TURN_SECONDS, MIN_TURN_SECONDS, narration
 from kismet_dice.strategy import Level
 
 
@@ -77,8 +77,7 @@ class NewGameRequest(BaseModel):
     turn_seconds: Annotated[int, Strict(), Field(ge=MIN_TURN_SECONDS, le=MAX_TURN_SECONDS)] | None = Field(
         default=None,
         description=f"the time for each person's turn, {MIN_TURN_SECONDS} to {MAX_TURN_SECONDS} seconds; "
-        "null (the default): no limit. When it runs out the table plays the turn: it rolls if no roll "
-        "was made, then enters the dice in the open box that scores most",
+        f"null (the default): no limit. {narration.TIME_OUT_RULE}",
     )
 
 
