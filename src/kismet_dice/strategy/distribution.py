@@ -143,6 +143,14 @@ class Rows:
         return len(self.start) - 1
 
 
+@numba.njit(nogil=True, cache=True, error_model="numpy", boundscheck=False)
+def _add_scaled(into, values, weight):  # type: ignore[no-untyped-def]
+    """``into += weight * values``, over views that start at their index 0: indices that cannot be
+    negative let the compiler run the loop in vector registers."""
+    for u in range(values.shape[0]):
+        into[u] += weight * values[u]
+
+
 @numba.njit(nogil=True, cache=True, error_model="numpy")
 def _pull(  # type: ignore[no-untyped-def]
     masks, totals, first, chances, pair_box, pair_points, basic, cap, slot_of, next_rows, next_values,
@@ -167,9 +175,13 @@ def _pull(  # type: ignore[no-untyped-def]
             reached = min(total + points, cap) if basic[box] else total
             slot = slot_of[after, reached]
             begin = next_rows[slot, 0]
+            low = next_rows[slot, 1]
             high = min(next_rows[slot, 2], room - points - 1)
-            for x in range(next_rows[slot, 1], high + 1):
-                out[into + points + x] += weight * next_values[begin + x]
+            if high >= low:
+                at = into + points
+                _add_scaled(
+                    out[at + low : at + high + 1], next_values[begin + low : begin + high + 1], weight
+                )
 
 
 @numba.njit(nogil=True, cache=True, error_model="numpy")
@@ -599,8 +611,11 @@ def _push(  # type: ignore[no-untyped-def]
                     slot = code >> 7
                     shift = total + points - reached + (code & 127)
                     into = to_rows[slot, 0] + shift
-                    for u in range(low, high + 1):
-                        to_vectors[into + u] += weight * vectors[base + u]
+                    _add_scaled(
+                        to_vectors[into + low : into + high + 1],
+                        vectors[base + low : base + high + 1],
+                        weight,
+                    )
                     to_rows[slot, 1] = min(to_rows[slot, 1], low + shift)
                     to_rows[slot, 2] = max(to_rows[slot, 2], high + shift)
             else:
@@ -612,21 +627,22 @@ def _push(  # type: ignore[no-untyped-def]
                         most = pair_points[each]
                 if least >= 0:
                     span = high - low + 1 + most - least
-                    for v in range(span):
-                        buffer[v] = 0.0
+                    buffer[:span] = 0.0
                     for each in range(pair, end):
                         weight = chances[column, each]
                         if weight == 0.0:
                             continue
-                        offset = pair_points[each] - least - low
-                        for u in range(low, high + 1):
-                            buffer[offset + u] += weight * vectors[base + u]
+                        offset = pair_points[each] - least
+                        _add_scaled(
+                            buffer[offset : offset + high - low + 1],
+                            vectors[base + low : base + high + 1],
+                            weight,
+                        )
                     code = landing[after, total]
                     slot = code >> 7
                     shift = least + (code & 127)
                     into = to_rows[slot, 0] + shift + low
-                    for v in range(span):
-                        to_vectors[into + v] += buffer[v]
+                    _add_scaled(to_vectors[into : into + span], buffer[:span], 1.0)
                     to_rows[slot, 1] = min(to_rows[slot, 1], low + shift)
                     to_rows[slot, 2] = max(to_rows[slot, 2], high + shift + most - least)
             pair = end
