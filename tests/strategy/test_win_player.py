@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from tests.support.futures import late_futures
 from tests.support.games import late_game
 
 from kismet_dice.game import Score
-from kismet_dice.strategy.advisor import Advisor
+from kismet_dice.strategy.advisor import Advisor, position_key, raw_points
 from kismet_dice.strategy.players import HardPlayer, Level
 from kismet_dice.strategy.table import StrategyTable
 from kismet_dice.strategy.win import option_win_chances
@@ -50,3 +51,24 @@ def test_its_level_is_win_and_with_five_sixes_it_enters_them_as_perfect_play_doe
     game.roll()
     # With the opponent as the table holds it, five sixes: a Kismet, as perfect play enters it too.
     assert player.choose(game) == HardPlayer(Advisor(kismet_table)).choose(game)
+
+
+@pytest.mark.parametrize("faces", LAST_ROLLS[:2])
+def test_each_box_is_worth_its_chance_of_winning_as_the_advice_works_it_out(
+    kismet_table: StrategyTable, faces: tuple[int, ...]
+) -> None:
+    game = late_game(faces)
+    futures = late_futures(kismet_table, game.sheet(0))
+    game.roll()
+    options = [option for option in Advisor(kismet_table).options(game.sheet(0), game.dice, 2) if option.box]
+    chances = option_win_chances(futures, kismet_table, game, options)
+    player = WinPlayer(futures, kismet_table)
+    player.choose(game)  # the chance of winning with each total, against Bob as he stands
+    sheet = game.sheet(0)
+    mask, total = position_key(sheet, kismet_table.rules.cap)
+    worth = player.turns.endings(np.array([mask]), np.array([total]), np.array([raw_points(sheet)]))
+    roll = kismet_table.rules.space.roll_index[tuple(sorted(game.dice))]
+    assert len(options) == 5  # every open box
+    for option, chance in zip(options, chances, strict=True):
+        assert option.box is not None
+        assert worth[option.box.value - 1, roll, 0] == pytest.approx(chance, abs=1e-9)

@@ -288,12 +288,34 @@ def _one_turn_on(  # type: ignore[no-untyped-def]
         out[i] = total
 
 
+@numba.njit(nogil=True, cache=True, error_model="numpy", boundscheck=False)
+def _add_survival(into, weight, values, start, low, scale, row, shift):  # type: ignore[no-untyped-def]
+    """``into[x] += weight * P(points to come >= x - shift)`` for every ``x`` from 1 on, from a trimmed
+    survival row (1 below it, 0 beyond it): a run of ones, the row itself, then nothing, each a
+    loop over a view from index 0, which runs in vector registers."""
+    width = into.shape[0]
+    ones = min(shift + max(low[row], 1), width)  # x below this: a chance of 1
+    if ones > 1:
+        _add_constant(into[1:ones], weight)
+    begin = start[row] + max(ones - shift, 1) - low[row]  # the row's entry for x = ones
+    end = min(shift + low[row] + start[row + 1] - start[row], width)  # x from here on: nothing
+    if end > ones:
+        _add_scaled(into[ones:end], values[begin : begin + end - ones], weight / scale)
+
+
+@numba.njit(nogil=True, cache=True, error_model="numpy", boundscheck=False)
+def _add_constant(into, weight):  # type: ignore[no-untyped-def]
+    for u in range(into.shape[0]):
+        into[u] += weight
+
+
 @numba.njit(nogil=True, cache=True, error_model="numpy")
 def _dense_rows(values, start, low, scale, rows, out):  # type: ignore[no-untyped-def]
     """``out[i, x]``: row ``rows[i]``'s chance of ``x`` more points or more, for every ``x``."""
     for i in range(rows.shape[0]):
-        for x in range(out.shape[1]):
-            out[i, x] = _survival_at(values, start, low, scale, rows[i], x)
+        out[i, :] = 0.0
+        _add_survival(out[i], 1.0, values, start, low, scale, rows[i], 0)
+        out[i, 0] = 1.0
 
 
 @numba.njit(nogil=True, cache=True, error_model="numpy")
@@ -301,7 +323,7 @@ def _dense_one_turn_on(  # type: ignore[no-untyped-def]
     masks, totals, chances, pair_box, pair_points, basic, cap, row_of, values, start, low, scale, out,
 ):  # fmt: skip
     """:func:`_one_turn_on` for every ``x`` of each position at once (``out[i, x]``, the turn's
-    chances in ``chances[:, i]``): each ending's next row is found once and read in order, where
+    chances in ``chances[:, i]``): each ending's next row is found once and added in runs, where
     asking each ``x`` apart would look every ending up again for each."""
     for i in range(masks.shape[0]):
         out[i, :] = 0.0
@@ -313,8 +335,7 @@ def _dense_one_turn_on(  # type: ignore[no-untyped-def]
             points = pair_points[pair]
             reached = min(totals[i] + points, cap) if basic[box] else totals[i]
             row = row_of[masks[i] | (1 << box), reached]
-            for x in range(1, out.shape[1]):
-                out[i, x] += weight * _survival_at(values, start, low, scale, row, x - points)
+            _add_survival(out[i], weight, values, start, low, scale, row, points)
         out[i, 0] = 1.0
 
 

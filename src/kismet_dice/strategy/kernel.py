@@ -46,6 +46,18 @@ arrays for them (about 1.5 MB for Kismet) stay within the processor's caches."""
 _JIT: dict[str, Any] = {"nogil": True, "cache": True, "error_model": "numpy", "boundscheck": False}
 
 
+@numba.njit(**_JIT)
+def width_for(columns: int) -> int:
+    """How many columns to compute together for a batch of ``columns``: :data:`BLOCK`, or for a
+    small batch (a computer's turn asks about a few dozen positions) as few as it needs, rounded up
+    to 8 (a vector register of doubles), since every column of a block costs the same, used or not.
+
+    >>> width_for(3), width_for(45), width_for(10_000)
+    (8, 48, 256)
+    """
+    return min(BLOCK, max(8, (columns + 7) // 8 * 8))
+
+
 @dataclass(frozen=True, eq=False)
 class TurnTables:
     """What the compiled turn needs of a rule set, as plain arrays.
@@ -184,12 +196,13 @@ def tables_of(rules: RuleSet) -> TurnTables:
 def _nexts(values, masks, totals, start, cap, basic, scores, score_count, out):  # type: ignore[no-untyped-def]
     """``out[b, g, c]``: the value after entering box b with its g-th distinct score, for the block of
     columns from ``start`` (``-inf`` where b is filled); returns which boxes are open anywhere."""
+    block = out.shape[2]
     boxes = basic.shape[0]
     last = masks.shape[0] - 1
     open_any = np.zeros(boxes, dtype=np.bool_)
     for b in range(boxes):
         bit = 1 << b
-        for c in range(BLOCK):
+        for c in range(block):
             column = min(start + c, last)
             mask = masks[column]
             total = totals[column]
@@ -215,15 +228,16 @@ def _final(  # type: ignore[no-untyped-def]
 
     A zero in an open box is the floor under every roll, so each box then only adds the rolls
     that score in it (a Kismet six rolls of 252)."""
-    floor = np.full(BLOCK, -np.inf)
+    block = stop.shape[1]
+    floor = np.full(block, -np.inf)
     for b in range(zero_group.shape[0]):
         if open_any[b] and zero_group[b] >= 0:
             after = nexts[b, zero_group[b]]
-            for c in range(BLOCK):
+            for c in range(block):
                 floor[c] = after[c] if after[c] > floor[c] else floor[c]
     for r in range(stop.shape[0]):
         row = stop[r]
-        for c in range(BLOCK):
+        for c in range(block):
             row[c] = floor[c]
     for b in range(zero_group.shape[0]):
         if not open_any[b]:
@@ -232,7 +246,7 @@ def _final(  # type: ignore[no-untyped-def]
             got = scoring_points[i]
             after = nexts[b, scoring_group[i]]
             row = stop[scoring_roll[i]]
-            for c in range(BLOCK):
+            for c in range(block):
                 worth = got + after[c]
                 row[c] = worth if worth > row[c] else row[c]
 
@@ -245,17 +259,18 @@ def _final_boxes(  # type: ignore[no-untyped-def]
     order). (The solve's :func:`_final` stays apart: it needs no box, and its loop is the solve's
     hottest but one.) The floor's zero in a box where the roll scores is no candidate of that roll's, but is
     always below the points it does score there (a bonus table never falls), so never the best."""
-    floor = np.full(BLOCK, -np.inf)
-    lowest = np.zeros(BLOCK, dtype=np.intp)
+    block = stop.shape[1]
+    floor = np.full(block, -np.inf)
+    lowest = np.zeros(block, dtype=np.intp)
     for b in range(zero_group.shape[0]):
         if open_any[b] and zero_group[b] >= 0:
             after = nexts[b, zero_group[b]]
-            for c in range(BLOCK):
+            for c in range(block):
                 better = after[c] > floor[c]
                 floor[c] = after[c] if better else floor[c]
                 lowest[c] = b if better else lowest[c]
     for r in range(stop.shape[0]):
-        for c in range(BLOCK):
+        for c in range(block):
             stop[r, c] = floor[c]
             box_of[r, c] = lowest[c]
     for b in range(zero_group.shape[0]):
@@ -266,7 +281,7 @@ def _final_boxes(  # type: ignore[no-untyped-def]
             after = nexts[b, scoring_group[i]]
             row = stop[scoring_roll[i]]
             which = box_of[scoring_roll[i]]
-            for c in range(BLOCK):
+            for c in range(block):
                 worth = got + after[c]
                 better = (worth > row[c]) | ((worth == row[c]) & (b < which[c]))
                 row[c] = worth if better else row[c]
@@ -277,23 +292,24 @@ def _final_boxes(  # type: ignore[no-untyped-def]
 def _kept(children, inverse, work):  # type: ignore[no-untyped-def]
     """Rows 0 to keeps-1 of ``work``: each keep's average over its children (the rolls' rows hold the
     values with the roll taken). Larger keeps first, as their children must be ready."""
+    block = work.shape[1]
     faces = children.shape[1]
     for k in range(children.shape[0] - 1, -1, -1):
         row = work[k]
         if faces == 6:
             a, b, c_ = work[children[k, 0]], work[children[k, 1]], work[children[k, 2]]
             d, e, f = work[children[k, 3]], work[children[k, 4]], work[children[k, 5]]
-            for c in range(BLOCK):
+            for c in range(block):
                 row[c] = (((((a[c] + b[c]) + c_[c]) + d[c]) + e[c]) + f[c]) * inverse
         else:
             first = work[children[k, 0]]
-            for c in range(BLOCK):
+            for c in range(block):
                 row[c] = first[c]
             for i in range(1, faces):
                 other = work[children[k, i]]
-                for c in range(BLOCK):
+                for c in range(block):
                     row[c] += other[c]
-            for c in range(BLOCK):
+            for c in range(block):
                 row[c] *= inverse
 
 
@@ -301,47 +317,49 @@ def _kept(children, inverse, work):  # type: ignore[no-untyped-def]
 def _best(parents, parent_count, keeps, stop, work):  # type: ignore[no-untyped-def]
     """Each keep's row becomes the best of it and its sub-multisets; each roll's row the best of
     entering it (``stop``) and keeping any proper sub-multiset. Smaller multisets first."""
+    block = work.shape[1]
     for k in range(1, work.shape[0]):
         here = work[k] if k < keeps else stop[k - keeps]
         row = work[k]
         count = parent_count[k]
         a = work[parents[k, 0]]
         if count == 1:
-            for c in range(BLOCK):
+            for c in range(block):
                 row[c] = max(here[c], a[c])
         elif count == 2:
             b = work[parents[k, 1]]
-            for c in range(BLOCK):
+            for c in range(block):
                 row[c] = max(max(here[c], a[c]), b[c])
         elif count == 3:
             b, d = work[parents[k, 1]], work[parents[k, 2]]
-            for c in range(BLOCK):
+            for c in range(block):
                 row[c] = max(max(max(here[c], a[c]), b[c]), d[c])
         elif count == 4:
             b, d, e = work[parents[k, 1]], work[parents[k, 2]], work[parents[k, 3]]
-            for c in range(BLOCK):
+            for c in range(block):
                 row[c] = max(max(max(max(here[c], a[c]), b[c]), d[c]), e[c])
         else:
             b, d, e = work[parents[k, 1]], work[parents[k, 2]], work[parents[k, 3]]
             f = work[parents[k, 4]]
-            for c in range(BLOCK):
+            for c in range(block):
                 row[c] = max(max(max(max(max(here[c], a[c]), b[c]), d[c]), e[c]), f[c])
             for j in range(5, count):
                 other = work[parents[k, j]]
-                for c in range(BLOCK):
+                for c in range(block):
                     row[c] = max(row[c], other[c])
 
 
 @numba.njit(**_JIT)
 def _expectation(probabilities, keeps, work, out, start):  # type: ignore[no-untyped-def]
     """``out[start + c]``: the average of column c over a first roll of all the dice (rolls in order)."""
-    total = np.zeros(BLOCK)
+    block = work.shape[1]
+    total = np.zeros(block)
     for r in range(probabilities.shape[0]):
         p = probabilities[r]
         row = work[keeps + r]
-        for c in range(BLOCK):
+        for c in range(block):
             total[c] += p * row[c]
-    for c in range(min(BLOCK, out.shape[0] - start)):
+    for c in range(min(block, out.shape[0] - start)):
         out[start + c] = total[c]
 
 
@@ -350,16 +368,17 @@ def _start_values(  # type: ignore[no-untyped-def]
     values, masks, totals, cap, box_arrays, lattice, probabilities, rerolls, out
 ):
     """``out[c]``: the expected points to come from each column's turn start (the solver's step)."""
+    block = width_for(masks.shape[0])
     basic, scores, score_count, zero_group = box_arrays[:4]
     scoring_start, scoring_roll, scoring_group, scoring_points = box_arrays[4:]
     children, parents, parent_count = lattice
     keeps = children.shape[0]
     rolls = probabilities.shape[0]
     inverse = 1.0 / children.shape[1]
-    nexts = np.empty((basic.shape[0], scores.shape[1], BLOCK))
-    work = np.empty((keeps + rolls, BLOCK))
+    nexts = np.empty((basic.shape[0], scores.shape[1], block))
+    work = np.empty((keeps + rolls, block))
     stop = work[keeps:].copy()
-    for start in range(0, masks.shape[0], BLOCK):
+    for start in range(0, masks.shape[0], block):
         open_any = _nexts(values, masks, totals, start, cap, basic, scores, score_count, nexts)
         _final(zero_group, scoring_start, scoring_roll, scoring_group, scoring_points, nexts, open_any, stop)
         work[keeps:] = stop
@@ -372,15 +391,16 @@ def _start_values(  # type: ignore[no-untyped-def]
 @numba.njit(**_JIT)
 def _stop_values(values, masks, totals, cap, box_arrays, out):  # type: ignore[no-untyped-def]
     """``out[r, c]``: each column's best box for roll r with no roll left."""
+    block = width_for(masks.shape[0])
     basic, scores, score_count, zero_group = box_arrays[:4]
     scoring_start, scoring_roll, scoring_group, scoring_points = box_arrays[4:]
     columns = masks.shape[0]
-    nexts = np.empty((basic.shape[0], scores.shape[1], BLOCK))
-    stop = np.empty((out.shape[0], BLOCK))
-    for start in range(0, columns, BLOCK):
+    nexts = np.empty((basic.shape[0], scores.shape[1], block))
+    stop = np.empty((out.shape[0], block))
+    for start in range(0, columns, block):
         open_any = _nexts(values, masks, totals, start, cap, basic, scores, score_count, nexts)
         _final(zero_group, scoring_start, scoring_roll, scoring_group, scoring_points, nexts, open_any, stop)
-        width = min(BLOCK, columns - start)
+        width = min(block, columns - start)
         out[:, start : start + width] = stop[:, :width]
 
 
@@ -388,13 +408,14 @@ def _stop_values(values, masks, totals, cap, box_arrays, out):  # type: ignore[n
 def _best_boxes(values, masks, totals, cap, box_arrays, points, group, out):  # type: ignore[no-untyped-def]
     """``out[r, c]``: the box each column enters roll r in with no roll left: the best, the top one on a
     tie (the advisor's order)."""
+    block = width_for(masks.shape[0])
     basic, scores, score_count = box_arrays[0], box_arrays[1], box_arrays[2]
     columns = masks.shape[0]
     rolls = points.shape[1]
-    nexts = np.empty((basic.shape[0], scores.shape[1], BLOCK))
-    best = np.empty((rolls, BLOCK))
-    which = np.zeros((rolls, BLOCK), dtype=np.intp)
-    for start in range(0, columns, BLOCK):
+    nexts = np.empty((basic.shape[0], scores.shape[1], block))
+    best = np.empty((rolls, block))
+    which = np.zeros((rolls, block), dtype=np.intp)
+    for start in range(0, columns, block):
         open_any = _nexts(values, masks, totals, start, cap, basic, scores, score_count, nexts)
         best[:] = -np.inf
         which[:] = 0
@@ -404,12 +425,12 @@ def _best_boxes(values, masks, totals, cap, box_arrays, points, group, out):  # 
             for r in range(rolls):
                 got = points[b, r]
                 after = nexts[b, group[b, r]]
-                for c in range(BLOCK):
+                for c in range(block):
                     worth = got + after[c]
                     if worth > best[r, c]:
                         best[r, c] = worth
                         which[r, c] = b
-        width = min(BLOCK, columns - start)
+        width = min(block, columns - start)
         out[:, start : start + width] = which[:, :width]
 
 
@@ -418,24 +439,25 @@ def _turn_from(lattice, stop, keeps_out, choose_out):  # type: ignore[no-untyped
     """Every value of a turn whose value with no roll left is ``stop``: ``keeps_out[j, k, c]`` (keeping
     k with j rolls left), ``choose_out[j, r, c]`` (the best with dice r and j rolls left; j = 0 is
     ``stop``)."""
+    block = width_for(stop.shape[1])
     children, parents, parent_count = lattice
     keeps = children.shape[0]
     rolls = stop.shape[0]
     columns = stop.shape[1]
     inverse = 1.0 / children.shape[1]
-    block = np.empty((rolls, BLOCK))
-    work = np.empty((keeps + rolls, BLOCK))
-    for start in range(0, columns, BLOCK):
-        width = min(BLOCK, columns - start)
+    given = np.empty((rolls, block))
+    work = np.empty((keeps + rolls, block))
+    for start in range(0, columns, block):
+        width = min(block, columns - start)
         for r in range(rolls):
-            for c in range(BLOCK):
-                block[r, c] = stop[r, min(start + c, columns - 1)]
-        work[keeps:] = block
-        choose_out[0, :, start : start + width] = block[:, :width]
+            for c in range(block):
+                given[r, c] = stop[r, min(start + c, columns - 1)]
+        work[keeps:] = given
+        choose_out[0, :, start : start + width] = given[:, :width]
         for j in range(1, choose_out.shape[0]):
             _kept(children, inverse, work)
             keeps_out[j, :, start : start + width] = work[:keeps, :width]
-            _best(parents, parent_count, keeps, block, work)
+            _best(parents, parent_count, keeps, given, work)
             choose_out[j, :, start : start + width] = work[keeps:, :width]
 
 
@@ -447,21 +469,22 @@ def _best_ranked(parents, parent_count, keeps, rank, work, which):  # type: igno
     """Like :func:`_best` without the rolls' ``stop``: each keep's row becomes the best of it and its
     sub-multisets, each roll's row the best of its proper sub-multisets, and ``which`` the advisor's
     rank of the keep that is (on equal values the one the advisor lists first, the lowest rank)."""
+    block = work.shape[1]
     for k in range(keeps):
-        for c in range(BLOCK):
+        for c in range(block):
             which[k, c] = rank[k]
     for k in range(1, work.shape[0]):
         row = work[k]
         chosen = which[k]
         if k >= keeps:  # a roll is not a keep of its own: its first sub-multiset starts the search
             first = parents[k, 0]
-            for c in range(BLOCK):
+            for c in range(block):
                 row[c] = work[first, c]
                 chosen[c] = which[first, c]
         for j in range(1 if k >= keeps else 0, parent_count[k]):
             other = work[parents[k, j]]
             picked = which[parents[k, j]]
-            for c in range(BLOCK):
+            for c in range(block):
                 better = (other[c] > row[c]) | ((other[c] == row[c]) & (picked[c] < chosen[c]))
                 row[c] = other[c] if better else row[c]
                 chosen[c] = picked[c] if better else chosen[c]
@@ -480,6 +503,7 @@ def _endings(  # type: ignore[no-untyped-def]
     The hard player's choices: a keep only when it is worth strictly more than the best box (boxes
     come first in the advisor's order), the keep the advisor lists first among the best, and the top
     box among the best."""
+    block = width_for(masks.shape[0])
     basic, scores, score_count, zero_group = box_arrays[:4]
     scoring_start, scoring_roll, scoring_group, scoring_points = box_arrays[4:]
     children, parents, parent_count = lattice
@@ -488,19 +512,19 @@ def _endings(  # type: ignore[no-untyped-def]
     boxes = basic.shape[0]
     columns = masks.shape[0]
     inverse = 1.0 / children.shape[1]
-    nexts = np.empty((boxes, scores.shape[1], BLOCK))
-    stop = np.empty((rolls, BLOCK))
-    work = np.empty((keeps + rolls, BLOCK))
-    choose = np.empty((rerolls + 1, rolls, BLOCK))
-    keep_of = np.empty((rerolls + 1, rolls, BLOCK), dtype=np.intp)
+    nexts = np.empty((boxes, scores.shape[1], block))
+    stop = np.empty((rolls, block))
+    work = np.empty((keeps + rolls, block))
+    choose = np.empty((rerolls + 1, rolls, block))
+    keep_of = np.empty((rerolls + 1, rolls, block), dtype=np.intp)
     by_rank = np.empty(keeps, dtype=np.intp)
     by_rank[rank] = np.arange(keeps)
-    which = np.empty((keeps + rolls, BLOCK), dtype=np.intp)
-    box_of = np.empty((rolls, BLOCK), dtype=np.intp)
-    chance = np.empty((keeps + rolls, BLOCK))
-    ended = np.empty((rolls, BLOCK))
-    for start in range(0, columns, BLOCK):
-        width = min(BLOCK, columns - start)
+    which = np.empty((keeps + rolls, block), dtype=np.intp)
+    box_of = np.empty((rolls, block), dtype=np.intp)
+    chance = np.empty((keeps + rolls, block))
+    ended = np.empty((rolls, block))
+    for start in range(0, columns, block):
+        width = min(block, columns - start)
         open_any = _nexts(values, masks, totals, start, cap, basic, scores, score_count, nexts)
         _final_boxes(
             zero_group, scoring_start, scoring_roll, scoring_group, scoring_points, nexts, open_any, stop,
@@ -512,7 +536,7 @@ def _endings(  # type: ignore[no-untyped-def]
             _kept(children, inverse, work)
             _best_ranked(parents, parent_count, keeps, rank, work, which)
             for r in range(rolls):
-                for c in range(BLOCK):
+                for c in range(block):
                     keep_value = work[keeps + r, c]
                     choose[j, r, c] = keep_value if keep_value > stop[r, c] else stop[r, c]
                     keep_of[j, r, c] = by_rank[which[keeps + r, c]] if keep_value > stop[r, c] else -1
@@ -521,13 +545,13 @@ def _endings(  # type: ignore[no-untyped-def]
         ended[:] = 0.0
         given = start_chances.shape[1] > 0
         for r in range(rolls):
-            for c in range(BLOCK):
+            for c in range(block):
                 column = min(start + c, columns - 1)
                 chance[keeps + r, c] = start_chances[r, column] if given else probabilities[r]
         for j in range(left if given else rerolls, 0, -1):
             chance[:keeps] = 0.0
             for r in range(rolls):
-                for c in range(BLOCK):
+                for c in range(block):
                     keep = keep_of[j, r, c]
                     if keep < 0:
                         ended[r, c] += chance[keeps + r, c]
@@ -541,10 +565,10 @@ def _endings(  # type: ignore[no-untyped-def]
                 count = parent_count[k]
                 for j in range(count):
                     parent = chance[parents[k, j]]
-                    for c in range(BLOCK):
+                    for c in range(block):
                         row[c] += parent[c] * inverse
         for r in range(rolls):
-            for c in range(BLOCK):
+            for c in range(block):
                 ended[r, c] += chance[keeps + r, c]
         out[:, start : start + width] = 0.0
         for r in range(rolls):

@@ -66,6 +66,7 @@ class TargetTurns:
         self.target = target
         self.shape = TurnShape.of(self.rules)
         self.tables = kernel.tables_of(self.rules)
+        self._last: tuple[tuple[bytes, ...], TurnPlan] | None = None
 
     def endings(self, masks: IntArray, totals: IntArray, points: IntArray) -> FloatArray:
         """``out[b, r, c]``: the chance of the target after entering roll r in box b from column c
@@ -135,12 +136,23 @@ class TargetTurns:
         reroll = keep_tied[every, which] > box_tied[chosen_box, every]
         return Choices(chosen_box, options[every, which], reroll, best)
 
+    def goal(self) -> bytes:
+        """What the turns play for, as a key: the plan of a turn depends on its positions and this."""
+        return self.target.to_bytes(8, "little", signed=True)
+
     def turn(self, masks: IntArray, totals: IntArray, points: IntArray) -> TurnPlan:
-        """Everything a turn's decisions need for these columns."""
+        """Everything a turn's decisions need for these columns. A turn's plan serves all its
+        decisions (the positions and the goal stay the same until a box is filled), so the last one
+        is kept: only a turn's first decision works it out."""
+        key = (masks.tobytes(), totals.tobytes(), points.tobytes(), self.goal())
+        if self._last is not None and self._last[0] == key:
+            return self._last[1]
         endings = self.endings(masks, totals, points)
         chances = kernel.turn_from(self.tables, endings.max(axis=0))
         hard, box_values = self.hard_values(masks, totals)
-        return TurnPlan(self, endings, chances, hard, box_values)
+        plan = TurnPlan(self, endings, chances, hard, box_values)
+        self._last = (key, plan)
+        return plan
 
 
 @dataclass(frozen=True)

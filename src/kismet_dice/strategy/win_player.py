@@ -34,33 +34,56 @@ class WinTurns(TargetTurns):
         super().__init__(futures, table, 0)
         self.utility: FloatArray = np.zeros(1)
 
+    def goal(self) -> bytes:
+        return self.utility.tobytes()
+
     def endings(self, masks: IntArray, totals: IntArray, points: IntArray) -> FloatArray:
         """``out[b, r, c]``: the expected chance of winning after entering roll r in box b from column
-        c (``-inf`` where b is filled): ``u(0) + sum over y of (u(y) - u(y - 1)) P(final >= y)``."""
+        c (``-inf`` where b is filled).
+
+        With ``S(z)`` the next position's chance of at least z more points and ``s(y) = u(y) - u(y - 1)``,
+        entering p points on a sheet holding h is worth ``u(h + p) + sum over z >= 1 of s(h + p + z) S(z)``
+        (the steps up to h + p are certain). That depends on the roll only through the next position
+        and p, so it is worked out once for each of those (a box's rolls share a few), and the
+        futures are asked once for every next position of the turn at a time."""
         rules = self.rules
         shape = self.shape
         utility = self.utility
         steps = np.diff(utility)  # steps[y - 1] = u(y) - u(y - 1)
-        worth = np.flatnonzero(steps > WORTHLESS) + 1  # the totals y whose step counts
-        result = np.full((len(rules.boxes), len(rules.space.rolls), len(masks)), -np.inf)
+        steps[steps <= WORTHLESS] = 0.0  # the totals whose step changes no decision
+        worth = np.flatnonzero(steps) + 1
+        below = np.concatenate([[utility[0]], utility[0] + np.cumsum(steps)])  # u(y), those steps only
+        boxes = len(rules.boxes)
+        result = np.full((boxes, len(rules.space.rolls), len(masks)), -np.inf)
         for column in range(len(masks)):
             mask, total, held = int(masks[column]), int(totals[column]), int(points[column])
-            width = max(int(worth.max()) - held + 1, 1) if len(worth) else 1
-            for box in range(len(rules.boxes)):
-                bit = 1 << box
-                if mask & bit:
+            width = max(int(worth.max()) - held + 1, 2) if len(worth) else 2
+            # Every (box, next total, points entered) the column's turn can end with, and its rolls.
+            ends: list[tuple[int, IntArray, IntArray, IntArray]] = []
+            for box in range(boxes):
+                if mask >> box & 1:
                     continue
                 got = shape.points[box]  # (rolls,)
                 after = np.minimum(total + got, rules.cap) if shape.basic[box] else np.full_like(got, total)
-                reached, which = np.unique(after, return_inverse=True)
-                rows = self.futures.survival_rows(np.full(len(reached), mask | bit), reached, width)
-                # P(final >= y) for each roll and each y that counts: the next row at y - points - got.
-                needed = worth[None, :] - held - got[:, None]
-                inside = np.clip(needed, 0, width - 1)
-                chance = np.where(
-                    needed <= 0, 1.0, np.where(needed >= width, 0.0, rows[which[:, None], inside])
-                )
-                result[box, :, column] = utility[0] + chance @ steps[worth - 1]
+                spread = int(got.max()) + 1
+                pairs, which = np.unique(after * spread + got, return_inverse=True)
+                ends.append((box, pairs // spread, pairs % spread, which.reshape(-1)))
+            if not ends:
+                continue
+            boxes_of = np.concatenate([np.full(len(reached), box) for box, reached, _, _ in ends])
+            reached = np.concatenate([reached for _, reached, _, _ in ends])
+            entered = np.concatenate([got for _, _, got, _ in ends])
+            rows = self.futures.survival_rows(mask | (1 << boxes_of), reached, width)
+            # s(h + p + z) for z from 1 to width - 1: past the utility's end, no step.
+            padded = np.zeros(held + int(entered.max()) + width + 1)
+            padded[: len(steps)] = steps[: len(padded)]
+            windows = np.lib.stride_tricks.sliding_window_view(padded, width - 1)[held + entered]
+            at = np.minimum(held + entered, len(below) - 1)
+            worths = below[at] + np.einsum("ij,ij->i", rows[:, 1:], windows)
+            first = 0
+            for box, pairs_reached, _, which in ends:
+                result[box, :, column] = worths[first + which]
+                first += len(pairs_reached)
         return result
 
 
