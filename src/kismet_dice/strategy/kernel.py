@@ -47,7 +47,7 @@ _JIT: dict[str, Any] = {"nogil": True, "cache": True, "error_model": "numpy", "b
 
 
 @numba.njit(**_JIT)
-def width_for(columns: int) -> int:
+def width_for(columns):  # type: ignore[no-untyped-def]
     """How many columns to compute together for a batch of ``columns``: :data:`BLOCK`, or for a
     small batch (a computer's turn asks about a few dozen positions) as few as it needs, rounded up
     to 8 (a vector register of doubles), since every column of a block costs the same, used or not.
