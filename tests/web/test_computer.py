@@ -2,21 +2,29 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
-from kismet_dice.game import Game
-from kismet_dice.storage import Storage
-from kismet_dice.strategy import Advisor, Computer, StrategyTable
+from kismet_dice.game import Game, Roll, Score, ScriptedDice
+from kismet_dice.rules import Box
+from kismet_dice.session import Seat, Setup
+from kismet_dice.session.tables import Stores, Tables
+from kismet_dice.storage import LocalClaims, Storage
+from kismet_dice.strategy import Advisor, Computer, Level, StrategyTable
 from kismet_dice.strategy.solver import Progress
+from kismet_dice.web.computer import ComputerTurns, Readiness
 from tests.support.live import LiveGame, turn_of
 from tests.support.web import QueuedDice, client, entries, new_game, seat, seat_tokens, state
+
+T = TypeVar("T")
 
 # Pages wait for the computer's moves: a computer that stops fails the test instead of stalling it.
 pytestmark = pytest.mark.timeout(120)
@@ -225,3 +233,53 @@ def test_advice_asked_while_the_computer_gets_ready_comes_once_it_is(
             assert page.wait_for(lambda view: view["assisted"])["computer"] == "ready"
         advice = answer.result()
         assert advice.status_code == 200 and advice.json()["options"][0]["box"] == "KISMET"
+
+
+class HeldRelease(LocalClaims):
+    """A process's claims whose release of a game waits, on the event loop, until ``letting_go`` is
+    set: the moment when the computer has seen a person's turn and is letting the game go."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.releasing = asyncio.Event()
+        self.letting_go = asyncio.Event()
+
+    def release(self, game_id: int) -> None:
+        super().release(game_id)
+        self.releasing.set()
+
+
+async def test_a_turn_played_while_the_computer_lets_the_game_go_is_still_answered(home: Path) -> None:
+    # The roll-off: 2 against 5, so Hal begins; every roll after it is 1, 2, 3, 5, 6.
+    computer = Computer()
+    stores = Stores(home)
+    tables = Tables(stores, computer.player, ScriptedDice([2, 5] + [1, 2, 3, 5, 6] * 100))
+    claims = HeldRelease()
+
+    async def run(work: Callable[[], T]) -> T:
+        answer = work()
+        if claims.releasing.is_set() and not claims.letting_go.is_set():
+            await claims.letting_go.wait()  # the release's answer is on its way back
+        return answer
+
+    turns = ComputerTurns(tables, run, Readiness(computer), 0.0, lambda table_id, error: None, claims)
+    created = tables.create(Setup((Seat("Ann"), Seat("Hal", Level.EASY))))
+    table_id, ann = created.table.id, created.seat_tokens[0]
+    try:
+        turns.follow(created.table)
+        await asyncio.wait_for(claims.releasing.wait(), 10)  # Hal's turn is played: Ann's now
+        tables.act(table_id, ann, Roll(()))
+        change = tables.act(table_id, ann, Score(Box.ONES))
+        turns.follow(change.table)  # what the service does after every action
+        claims.letting_go.set()
+
+        async def hals_second_turn() -> None:
+            while tables.get(table_id).session.game.current_player != 0 or turns.playing(table_id):
+                await asyncio.sleep(0.01)
+
+        await asyncio.wait_for(hals_second_turn(), 10)
+        hal = tables.get(table_id).session.game.sheet(1)
+        assert sum(hal[box] is not None for box in Box) == 2  # Hal played his second turn
+    finally:
+        turns.stop()
+        stores.close()

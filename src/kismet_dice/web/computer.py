@@ -208,6 +208,8 @@ class ComputerTurns:
         self._playing: dict[str, asyncio.Task[None]] = {}
         # Per table whose play failed last: until when it rests, and how many failures in a row.
         self._resting: dict[str, tuple[float, int]] = {}
+        # Tables whose play was asked for again while it was playing.
+        self._again: set[str] = set()
 
     def playing(self, table_id: str) -> bool:
         """Whether this process is playing the computers of ``table_id`` now."""
@@ -230,13 +232,14 @@ class ComputerTurns:
             self._readiness.start()
         if not session.is_computer_turn:
             return
-        resting = self._resting.get(table.id)
-        if resting is not None and time.monotonic() < resting[0]:
+        if self._is_resting(table.id):
             return
         loop = asyncio.get_running_loop()
         playing = self._playing.get(table.id)
         # A task of a loop that has ended (a test client's request) never ran to its end.
         if playing is not None and not playing.done() and playing.get_loop() is loop:
+            # It may already have seen a person's turn and be letting go of the claim: it looks again.
+            self._again.add(table.id)
             return
         self._playing[table.id] = loop.create_task(self._play(table.id), name=f"computer at {table.id}")
 
@@ -247,6 +250,20 @@ class ComputerTurns:
         return table.saved_id, None if seat is None else seat.level
 
     async def _play(self, table_id: str) -> None:
+        try:
+            while True:
+                self._again.discard(table_id)
+                await self._play_turns(table_id)
+                # A person who played while this play was ending (after it saw their turn) gave the
+                # computer the turn again: play on, unless the play stopped on a failure.
+                if table_id not in self._again or self._is_resting(table_id):
+                    return
+        finally:
+            self._again.discard(table_id)
+            if self._playing.get(table_id) is asyncio.current_task():
+                del self._playing[table_id]
+
+    async def _play_turns(self, table_id: str) -> None:
         claimed: int | None = None
         try:
             while True:
@@ -281,8 +298,10 @@ class ComputerTurns:
             if claimed is not None:
                 with contextlib.suppress(Exception):
                     await self._run(functools.partial(self._claims.release, claimed))
-            if self._playing.get(table_id) is asyncio.current_task():
-                del self._playing[table_id]
+
+    def _is_resting(self, table_id: str) -> bool:
+        resting = self._resting.get(table_id)
+        return resting is not None and time.monotonic() < resting[0]
 
     def _rest(self, table_id: str) -> None:
         """Let the table's computer rest after a failure, longer at each failure in a row."""
