@@ -40,9 +40,18 @@ def test_computer_seats_get_no_link_and_play_their_turns_by_themselves(
     # The roll-off: Ann 6, Hal 2, Eve 1; Ann begins, then the dice are the test's own seeded ones.
     dice = QueuedDice(6, 2, 1)
     with client(tmp_path, dice, computer) as web:
-        created = new_game(web, "Ann", "Hal", "Eve", computers={"Hal": "hard", "Eve": "easy"})
+        created = new_game(
+            web, "Ann", "Hal", "Computer (easy)", computers={"Hal": "hard", "Computer (easy)": "easy"}
+        )
         assert [invitation["name"] for invitation in created["invitations"]] == ["Ann"]
-        assert [player["computer"] for player in created["game"]["players"]] == [None, "hard", "easy"]
+        players = created["game"]["players"]
+        assert [player["computer"] for player in players] == [None, "hard", "easy"]
+        # A computer named by its level is not told it twice.
+        assert [player["described"] for player in players] == [
+            "Ann",
+            "Hal (computer, hard)",
+            "Computer (easy)",
+        ]
         (ann,) = seat_tokens(created)
         game_id = created["id"]
         with web.websocket_connect(f"/api/games/{game_id}/live") as socket:

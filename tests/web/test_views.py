@@ -26,6 +26,7 @@ def player_view(table: Table, seat: int) -> PlayerView:
         seat=seat,
         name=game.names[seat],
         computer=table.session.seats[seat].level,
+        described=table.session.seats[seat].describe(),
         sheet=[BoxView(box=box, label=box.label, points=sheet[box], option=options.get(box)) for box in Box],
         basic_total=sheet.basic_total,
         bonus=sheet.bonus,

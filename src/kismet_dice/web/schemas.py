@@ -143,6 +143,10 @@ class PlayerView(View):
     seat: int
     name: str
     computer: Level | None = Field(description="a computer player's level; null for a person")
+    described: str = Field(
+        description="the player as a list of players reads it: the name, and a computer's level "
+        "unless the name says it already (\"Hal (computer, hard)\", \"Computer (hard)\")"
+    )
     sheet: list[BoxView]
     basic_total: int
     bonus: int
@@ -314,6 +318,10 @@ class PlayerProficiency(View):
     seat: int
     name: str
     computer: Level | None
+    described: str = Field(
+        description="the player as a list of players reads it: the name, and a computer's level "
+        "unless the name says it already (\"Hal (computer, hard)\", \"Computer (hard)\")"
+    )
     decisions: int = Field(description="how many choices the player made")
     expected_loss: float = Field(description="expected points lost against perfect play, over the game")
     costliest: list[DecisionView] = Field(description="the choices that cost most, costliest first")

@@ -62,7 +62,8 @@ def player_json(table: Table, seat: int) -> str:
         boxes = _boxes_without_options(sheet.entries)
     return (
         f'{{"seat":{seat},"name":{to_json(game.names[seat]).decode()},'
-        f'"computer":{"null" if level is None else to_json(level.value).decode()},"sheet":[{boxes}],'
+        f'"computer":{"null" if level is None else to_json(level.value).decode()},'
+        f'"described":{to_json(table.session.seats[seat].describe()).decode()},"sheet":[{boxes}],'
         f'"basic_total":{sheet.basic_total},"bonus":{sheet.bonus},'
         f'"points_to_next_bonus":{_number(sheet.points_to_next_bonus)},'
         f'"kismet_total":{sheet.kismet_total},"total":{sheet.total},"win_chance":null}}'
@@ -293,6 +294,7 @@ def proficiency_view(table: Table, judged: Proficiency) -> ProficiencyView:
             seat=seat,
             name=name,
             computer=table.session.seats[seat].level,
+            described=table.session.seats[seat].describe(),
             decisions=len(judged.decisions_of(seat)),
             expected_loss=round(judged.total_loss(seat), 2),
             costliest=[_decision(judged.names, d) for d in judged.costliest(narration.COSTLIEST, seat)],

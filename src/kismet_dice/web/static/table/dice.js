@@ -84,7 +84,7 @@ export function dicePanel(page, actions) {
     advice.disabled = state.dice.length === 0 || page.busy;
     const player = state.current_player === null ? null : state.players[state.current_player];
     waiting.hidden = playing || state.over || player === null;
-    waiting.textContent = player ? `Waiting for ${player.name}${player.computer ? ` (computer, ${player.computer})` : ""} to play.` : "";
+    waiting.textContent = player ? `Waiting for ${player.described} to play.` : "";
   }
 
   return { node: board, draw };

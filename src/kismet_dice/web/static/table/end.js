@@ -5,6 +5,7 @@
 import * as api from "../api.js";
 import { el, replace } from "../dom.js";
 import { remember } from "../games.js";
+import { levelNote } from "./state.js";
 
 export function endPanel(page, actions) {
   const totals = el("ol", { id: "totals", class: "totals" });
@@ -129,7 +130,7 @@ export function endPanel(page, actions) {
               "h4",
               {},
               el("span", { class: "player-name" }, player.name),
-              player.computer ? el("span", { class: "level" }, ` (computer, ${player.computer})`) : null,
+              levelNote(player) ? el("span", { class: "level" }, levelNote(player)) : null,
             ),
             el("p", {}, el("strong", { class: "loss" }, player.expected_loss.toFixed(1)), ` points lost over ${player.decisions} choices`),
             player.costliest.length

@@ -4,7 +4,7 @@
 // marked, and a box just filled pops once.
 
 import { el, replace } from "../dom.js";
-import { BOX_KEYS, connected, mine } from "./state.js";
+import { BOX_KEYS, connected, levelNote, mine } from "./state.js";
 
 export function sheetPanel(page, actions) {
   const wrap = el("div", { class: "sheet-wrap", id: "sheet-wrap" });
@@ -31,7 +31,8 @@ export function sheetPanel(page, actions) {
   }
 
   function presence(player, here) {
-    if (player.computer) return el("span", { class: "level" }, `computer, ${player.computer}`);
+    // A computer named by its level ("Computer (hard)") is not told it twice.
+    if (player.computer) return levelNote(player) ? el("span", { class: "level" }, `computer, ${player.computer}`) : null;
     return here.has(player.seat)
       ? el("span", { class: "presence here" }, "● here")
       : el("span", { class: "presence away" }, "○ away");

@@ -36,4 +36,8 @@ export function openBoxes(page) {
 
 export const canScore = (page) => mine(page) && page.state.dice.length > 0;
 
+// " (computer, hard)" after a computer's name, unless the name says its level already (the server's
+// `described` is the name with it).
+export const levelNote = (player) => player.described.slice(player.name.length);
+
 export const connected = (page) => new Set(page.state ? page.state.connected || [] : []);

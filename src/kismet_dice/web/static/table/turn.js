@@ -2,7 +2,7 @@
 // the computer's readiness (only where a computer plays or was asked) and the assisted mark.
 
 import { el } from "../dom.js";
-import { mine } from "./state.js";
+import { levelNote, mine } from "./state.js";
 
 // What the computer is getting ready, and how far it is: the target computer's chances of every
 // position take a while (under a minute) the first time on a server, so the page says so, with the share done.
@@ -35,7 +35,7 @@ export function turnPanel(page) {
       const player = state.players[state.current_player];
       const who = mine(page)
         ? "Your turn"
-        : `${player.name}'s turn${player.computer ? ` (computer, ${player.computer})` : ""}`;
+        : `${player.name}'s turn${levelNote(player)}`;
       turn.textContent = `Round ${state.round} · ${who}`;
     }
     const computerHere = state.players.some((player) => player.computer) || page.askedComputer;
