@@ -145,7 +145,7 @@ class PlayerView(View):
     computer: Level | None = Field(description="a computer player's level; null for a person")
     described: str = Field(
         description="the player as a list of players reads it: the name, and a computer's level "
-        "unless the name says it already (\"Hal (computer, hard)\", \"Computer (hard)\")"
+        'unless the name says it already ("Hal (computer, hard)", "Computer (hard)")'
     )
     sheet: list[BoxView]
     basic_total: int
@@ -320,7 +320,7 @@ class PlayerProficiency(View):
     computer: Level | None
     described: str = Field(
         description="the player as a list of players reads it: the name, and a computer's level "
-        "unless the name says it already (\"Hal (computer, hard)\", \"Computer (hard)\")"
+        'unless the name says it already ("Hal (computer, hard)", "Computer (hard)")'
     )
     decisions: int = Field(description="how many choices the player made")
     expected_loss: float = Field(description="expected points lost against perfect play, over the game")
