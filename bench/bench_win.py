@@ -58,6 +58,15 @@ class Tally:
     share: np.ndarray = field(default_factory=lambda: np.zeros(10))  # the sum of the shares won
     count: np.ndarray = field(default_factory=lambda: np.zeros(10, dtype=np.int64))
 
+    def rate(self) -> float:
+        """The win player's share of the games (the seat in turn's with hard players only)."""
+        return float(self.won[0] / self.games)
+
+    def error(self) -> float:
+        """The standard error of :meth:`rate`, from the spread of the shares (ties make halves)."""
+        rate = self.rate()
+        return float(np.sqrt(max(self.squares / self.games - rate**2, 0.0) / self.games))
+
     def add(self, other: Tally) -> None:
         self.games += other.games
         self.won += other.won
@@ -141,10 +150,15 @@ def main() -> int:
         ]
         for done in concurrent.futures.as_completed(running):
             tally.add(done.result())
-            print(f"{tally.games} games, {time.perf_counter() - started:.0f} s", file=sys.stderr)
+            # The figure so far, so that a long run stopped early still tells something.
+            print(
+                f"{tally.games} games, {time.perf_counter() - started:.0f} s: win player {tally.rate():.2%} "
+                f"(standard error {tally.error():.2%})",
+                file=sys.stderr,
+                flush=True,
+            )
     games = tally.games
-    rate = tally.won[0] / games
-    error = np.sqrt(max(tally.squares / games - rate**2, 0.0) / games)
+    rate, error = tally.rate(), tally.error()
     who = "hard players only" if options.hard_only else "one win player against hard ones (seats in turn)"
     print(f"{games} games, {options.players} players, {who}, {time.perf_counter() - started:.0f} s")
     first = "the seat in turn (a hard player too)" if options.hard_only else "win player"
