@@ -6,11 +6,11 @@ from __future__ import annotations
 import random
 
 from textual import events
-from textual.widgets import Footer, Input, Markdown, OptionList, Select, Static
+from textual.widgets import Checkbox, Footer, Input, Markdown, OptionList, Select, Static
 from textual.widgets._footer import FooterKey
 from textual.widgets._select import SelectOverlay
 
-from kismet_dice.game import ScriptedDice
+from kismet_dice.game import HouseRules, ScriptedDice
 from kismet_dice.rules import Box
 from kismet_dice.session import Preferences, Seat, Setup, local_session
 from kismet_dice.storage import Storage
@@ -257,3 +257,30 @@ async def test_at_120x40_the_log_takes_the_width_the_sheets_leave(storage: Stora
         left = table.query_one("#left").size.width
         sheets = table.query_one(SheetView).size.width
         assert left + sheets == 120 and left > 60
+
+
+async def test_names_given_on_the_command_line_start_their_game_at_once(storage: Storage) -> None:
+    # The roll-off: Ann 2, Bob 5, so Bob begins.
+    seats = (Seat("Ann"), Seat("Bob"))
+    app = KismetApp(storage, rng=ScriptedDice([2, 5]), pace=0, seats=seats)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("enter")  # the roll-off's dialog: play
+        table = app.screen
+        assert isinstance(table, TableScreen) and table.session.game.names == ("Ann", "Bob")
+        assert table.session.game.current_player == 1
+        # The set-up is remembered for the next game, as one started from the start screen is.
+        assert Setup.from_json(storage.settings.get(SETUP_KEY) or "").seats == seats
+
+
+async def test_a_house_rule_asked_for_on_the_command_line_is_set_on_the_start_screen(
+    storage: Storage,
+) -> None:
+    remember(storage, "Ann")
+    app = KismetApp(storage, pace=0, house_rules=HouseRules(zero_kismet_counts=True))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        start = app.screen
+        assert isinstance(start, StartScreen)
+        assert start.query_one("#zero-kismet", Checkbox).value
+        assert [row.read().name for row in start.query(SeatRow)] == ["Ann"]

@@ -76,7 +76,8 @@ def register(subparsers: Any) -> None:
         "names",
         nargs="*",
         metavar="NAME",
-        help="players in seating order, NAME=easy|medium|hard|target for a computer (asked if omitted)",
+        help=f"players in seating order, NAME={'|'.join(level.value for level in Level)} for a computer "
+        "(asked if omitted)",
     )
     play.set_defaults(run=run_play)
 
@@ -85,9 +86,16 @@ def run_play(options: argparse.Namespace) -> int:
     rng = random.Random(options.seed) if options.seed is not None else None
     if options.pace is not None and not options.pace >= 0:
         raise UserError("--pace is a number of seconds, 0 or more")
-    if not options.plain:
-        return run_terminal_game(rng, options.pace)
     house_rules = HouseRules(zero_kismet_counts=options.zero_kismet_counts)
+    if not options.plain:
+        # Names on the command line start a new game at once, as in plain text; a bad one is told
+        # in one line before the screen opens.
+        try:
+            seats = Setup(parse_seats(options.names)).checked().seats if options.names else ()
+        except IllegalAction as error:
+            raise UserError(str(error)) from None
+        asked = house_rules if options.zero_kismet_counts else None
+        return run_terminal_game(rng, options.pace, seats, asked)
     storage = open_storage()
     preferences = Preferences.load(storage.settings)
     pace = preferences.pace if options.pace is None else options.pace
@@ -123,14 +131,21 @@ def _saved(session: Session | None) -> bool:
     return session is not None and session.kept
 
 
-def run_terminal_game(rng: DiceSource | None, pace: float | None) -> int:
-    """The full-screen game (``pace`` ``None``: the settings'); the storage is opened first so a
-    problem with it is one line."""
+def run_terminal_game(
+    rng: DiceSource | None,
+    pace: float | None,
+    seats: tuple[Seat, ...] = (),
+    house_rules: HouseRules | None = None,
+) -> int:
+    """The full-screen game (``pace`` ``None``: the settings'; ``seats``: a new game of them at once);
+    the storage is opened first so a problem with it is one line."""
     from kismet_dice.tui import KismetApp
 
     storage = open_storage()
     try:
-        KismetApp(storage, computer=Computer(), rng=rng, pace=pace).run()
+        KismetApp(
+            storage, computer=Computer(), rng=rng, pace=pace, seats=seats, house_rules=house_rules
+        ).run()
     finally:
         storage.close()
     return 0

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from textual.app import App
 from textual.widget import AwaitMount
 
-from kismet_dice.game import DiceSource
+from kismet_dice.game import DiceSource, HouseRules
 from kismet_dice.rules import IllegalAction
 from kismet_dice.session import (
     HallChances,
@@ -55,12 +56,18 @@ class KismetApp(App[None]):
         computer: Computer | None = None,
         rng: DiceSource | None = None,
         pace: float | None = None,
+        seats: Sequence[Seat] = (),
+        house_rules: HouseRules | None = None,
     ) -> None:
+        """``seats`` (names given on the command line) start a new game at once; ``house_rules``
+        are the new game's, in place of the last set-up's."""
         super().__init__()
         self.storage = storage
         self.computer = computer
         self.rng = rng
         self.chosen_pace = pace
+        self.seats = tuple(seats)
+        self.house_rules = house_rules
         self.preferences = Preferences.load(storage.settings)
         self.hall_chances = HallChances(computer)
 
@@ -85,11 +92,19 @@ class KismetApp(App[None]):
         # terminal hands them over all at once) to that name, not to the list of games to
         # resume or the screen, where d would discard a game and q quit.
         await self.switch_to(self.start_screen())
+        if self.seats:
+            # Leaving this game returns to the start screen, as after any game.
+            self.begin(replace(self.remembered_setup(), seats=self.seats))
 
     # --- set-up, resuming ---------------------------------------------------------------
 
     def remembered_setup(self) -> Setup:
-        """The last set-up started; the first time, one person with the default name."""
+        """The last set-up started (with the house rules asked for, if any); the first time, one
+        person with the default name."""
+        setup = self._remembered()
+        return setup if self.house_rules is None else replace(setup, house_rules=self.house_rules)
+
+    def _remembered(self) -> Setup:
         text = self.storage.settings.get(SETUP_KEY)
         if text is not None:
             try:
@@ -148,12 +163,16 @@ class KismetApp(App[None]):
         return "A hard computer player plays the best move of every position."
 
     def on_start_screen_start(self, message: StartScreen.Start) -> None:
-        self.storage.settings.put(SETUP_KEY, message.setup.to_json())
-        levels = [seat.level for seat in message.setup.seats]
+        self.begin(message.setup)
+
+    def begin(self, setup: Setup) -> None:
+        """Start a new game of ``setup`` (remembered for the next), once its computers are ready."""
+        self.storage.settings.put(SETUP_KEY, setup.to_json())
+        levels = [seat.level for seat in setup.seats]
         if self._needs_table(levels):
-            self.when_computer_ready(self._why_prepare(levels), lambda: self.start(message.setup), levels)
+            self.when_computer_ready(self._why_prepare(levels), lambda: self.start(setup), levels)
         else:
-            self.start(message.setup)
+            self.start(setup)
 
     def start(self, setup: Setup) -> None:
         try:
