@@ -9,12 +9,13 @@ import signal
 import subprocess
 import sys
 from dataclasses import replace
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
 from kismet_dice.game import Game
-from kismet_dice.storage import Connection, SavedGameError, Storage
+from kismet_dice.storage import Connection, SavedGameError, Storage, saved_games
 from tests.support.games import take_turn_step
 
 
@@ -340,3 +341,25 @@ def test_a_save_told_another_version_of_the_game_is_refused_before_anything_is_w
     with pytest.raises(ValueError, match="version 0"):
         storage.games.save(newer.id, game, version=newer.version, known=saved)
     assert storage.games.version(saved.id) == newer.version
+
+
+def test_a_turn_begins_when_the_save_before_it_ends_a_turn_and_rolls_do_not_move_it(
+    storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock = iter(datetime(2026, 12, 2, 3, 0, second, tzinfo=UTC) for second in range(60))
+    monkeypatch.setattr(saved_games, "_now", lambda: next(clock))
+    game = new_game()
+    saved = storage.games.start(game)
+    began = saved.turn_began
+    assert began == saved.started
+    game.roll()
+    for known in (saved, None):  # with the caller's copy of the saved game, and read back
+        saved = storage.games.save(saved.id, game, version=saved.version, known=known)
+        assert saved.turn_began == began and saved.saved > began
+    game.score(next(box for box, points in game.options().items() if points))
+    saved = storage.games.save(saved.id, game, version=saved.version)
+    assert saved.turn_began == saved.saved > began
+    game.roll()
+    rolled = storage.games.save(saved.id, game, version=saved.version, known=saved)
+    assert rolled.turn_began == saved.saved
+    assert storage.games.load(saved.id)[0].turn_began == saved.saved

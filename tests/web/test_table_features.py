@@ -170,3 +170,19 @@ def test_a_table_with_a_time_per_turn_shows_the_deadline_and_plays_a_turn_whose_
     # Bob plays in time: his turn is his own.
     dice.push(1, 1, 1, 1, 1)
     assert web.post(f"/api/games/{created['id']}/roll", json={}, headers=seat(bob)).status_code == 200
+
+
+def test_a_turns_deadline_is_the_same_in_every_process_and_after_a_restart(tmp_path: Path) -> None:
+    with client(tmp_path, QueuedDice(6, 2)) as first:  # the roll-off: Ann begins
+        created = new_game(first, "Ann", "Bob", turn_seconds=60)
+        ann, _ = seat_tokens(created)
+        deadline = state(first, created["id"])["turn_deadline"]
+        # A second process on the same store draws the same turn with the same deadline.
+        with client(tmp_path, QueuedDice(2, 3, 4, 5, 6)) as second:
+            assert state(second, created["id"])["turn_deadline"] == deadline
+            rolled = second.post(f"/api/games/{created['id']}/roll", json={}, headers=seat(ann)).json()
+            assert rolled["turn_deadline"] == deadline
+    # A restarted server gives the turn only the time it had left.
+    with client(tmp_path, QueuedDice()) as again:
+        view = state(again, created["id"])
+        assert view["turn_deadline"] == deadline and view["dice"]

@@ -89,6 +89,13 @@ class Table:
         return _saved_id(self)
 
     @property
+    def turn_began(self) -> datetime | None:
+        """When the turn being played began, as the store keeps it (the same in every process)."""
+        keeper = self.session.keeper
+        assert isinstance(keeper, StoreKeeper)
+        return None if keeper.saved is None else keeper.saved.turn_began
+
+    @property
     def seat_digests(self) -> tuple[str, ...]:
         """The digest kept for each seat's token (empty for a computer's seat)."""
         return self._digests

@@ -188,6 +188,13 @@ MIGRATIONS: tuple[tuple[Step, ...], ...] = (
     ),
     # 7: a web table's time for each person's turn, in seconds (NULL: no limit).
     ("ALTER TABLE web_table ADD COLUMN turn_seconds INTEGER",),
+    # 8: when the turn being played began, and how many turns had ended then: every save that
+    # ends a turn sets it, so every process (and one restarted) counts a turn's time from the
+    # same moment. NULL for a game saved before: its next save that ends a turn sets it.
+    (
+        "ALTER TABLE saved_game ADD COLUMN turns_ended INTEGER",
+        "ALTER TABLE saved_game ADD COLUMN turn_began TEXT",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
-from kismet_dice.game import DiceSource, Game, Record, RecordError
+from kismet_dice.game import DiceSource, Game, Record, RecordError, Resigned, Scored
 from kismet_dice.storage.database import Connection, Database
 from kismet_dice.storage.errors import NotEligible, SavedGameError, VersionConflict
 from kismet_dice.storage.hall import Candidate, HallEntry
@@ -52,6 +52,9 @@ class SavedGame:
     version: int
     owner: str | None
     hall_asked: tuple[int, ...]
+    turn_began: datetime | None = None
+    """When the turn being played began (``None`` for a game last saved before this was kept, until
+    a save ends a turn): what a table with a time per turn counts from."""
 
     @property
     def humans(self) -> tuple[int, ...]:
@@ -104,7 +107,7 @@ class UnfinishedGames:
     unreadable: tuple[UnreadableGame, ...]
 
 
-_COLUMNS = "id, record, computer, assisted, started, saved, finished, version, owner, hall_asked"
+_COLUMNS = "id, record, computer, assisted, started, saved, finished, version, owner, hall_asked, turn_began"
 
 
 def _now() -> datetime:
@@ -165,18 +168,25 @@ class SavedGames:
             raise ValueError(f"the known saved game is {known.id} at version {known.version}")
         now = _now()
         finished = _finished(game)
+        ended = _turns_ended(game)
         # One statement, kept on its own: every check is in its WHERE (a game's players never
         # change, so they have a column of their own rather than being read back from the record).
+        # A save that ends a turn begins the next now (the right-hand sides read the row as it was).
         row = self._database.update_saved(
             "UPDATE saved_game SET record = ?, assisted = CASE WHEN ? = 1 THEN 1 ELSE assisted END, "
-            "saved = ?, finished = ?, version = version + 1 "
+            "saved = ?, finished = ?, version = version + 1, "
+            "turn_began = CASE WHEN turns_ended = ? THEN turn_began ELSE ? END, turns_ended = ? "
             "WHERE id = ? AND version = ? AND finished IS NULL AND players = ? "
-            f"RETURNING {'' if known is not None else _SAVE_READ_BACK}id, version",
-            (game.to_json(), int(assisted), now.isoformat(), finished, game_id, version, _players(game)),
-        )
+            f"RETURNING {'' if known is not None else _SAVE_READ_BACK}turn_began, id, version",
+            (
+                game.to_json(), int(assisted), now.isoformat(), finished, ended, now.isoformat(), ended,
+                game_id, version, _players(game),
+            ),
+        )  # fmt: skip
         if row is None:
             self._database.write(lambda connection: _refused_save(connection, game_id, version))
         assert row is not None
+        began = _when(row[-3])
         if known is not None:
             return replace(
                 known,
@@ -186,6 +196,7 @@ class SavedGames:
                 current_player=game.current_player,
                 totals=_totals(game),
                 version=version + 1,
+                turn_began=began,
             )
         return _summary(
             game_id,
@@ -197,6 +208,7 @@ class SavedGames:
             version=version + 1,
             owner=row[3],
             hall_asked=_stored_seats(row[4]),
+            turn_began=began,
         )
 
     def answer_hall(
@@ -314,8 +326,8 @@ def starter(
     def insert(connection: Connection) -> SavedGame:
         [(game_id,)] = connection.execute(
             "INSERT INTO saved_game "
-            "(record, computer, assisted, started, saved, finished, version, owner, players) "
-            "VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?) RETURNING id",
+            "(record, computer, assisted, started, saved, finished, version, owner, players, turns_ended, "
+            "turn_began) VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?) RETURNING id",
             (
                 record,
                 json.dumps(flags),
@@ -325,10 +337,14 @@ def starter(
                 _finished(game),
                 owner,
                 _players(game),
+                _turns_ended(game),
+                now.isoformat(),
             ),
         ).fetchall()
         connection.notify_saved(game_id, 0)
-        return _summary(game_id, game, flags, assisted, now, now, version=0, owner=owner, hall_asked=())
+        return _summary(
+            game_id, game, flags, assisted, now, now, version=0, owner=owner, hall_asked=(), turn_began=now
+        )
 
     return insert
 
@@ -410,6 +426,15 @@ def _totals(game: Game) -> tuple[int, ...]:
     return tuple(game.total(seat) for seat in range(len(game.names)))
 
 
+def _turns_ended(game: Game) -> int:
+    """How many turns of the game have ended (each with an entry, or a player resigning)."""
+    return sum(1 for event in game.history if isinstance(event, Scored | Resigned))
+
+
+def _when(text: object) -> datetime | None:
+    return None if text is None else datetime.fromisoformat(str(text))
+
+
 def _finished(game: Game) -> str | None:
     return _now().isoformat() if game.is_over else None
 
@@ -458,7 +483,7 @@ def _stored_seats(text: object) -> tuple[int, ...]:
 def _load(
     row: tuple[object, ...], rng: DiceSource | None = None, known: Game | None = None
 ) -> tuple[SavedGame, Game]:
-    game_id, record, computer, assisted, started, saved, finished, version, owner, hall_asked = row
+    game_id, record, computer, assisted, started, saved, finished, version, owner, hall_asked, began = row
     try:
         flags = _stored_flags(computer)
         asked = _stored_seats(hall_asked)
@@ -470,6 +495,7 @@ def _load(
             raise SavedGameError(f"the game is {state}")
         when_started = datetime.fromisoformat(str(started))
         when_saved = datetime.fromisoformat(str(saved))
+        when_began = _when(began)
     except (RecordError, SavedGameError, ValueError) as error:
         raise SavedGameError(f"saved game {game_id} cannot be loaded: {error}") from None
     summary = _summary(
@@ -482,6 +508,7 @@ def _load(
         version=int(str(version)),
         owner=None if owner is None else str(owner),
         hall_asked=asked,
+        turn_began=when_began,
     )
     return summary, game
 
@@ -512,6 +539,7 @@ def _summary(
     version: int,
     owner: object,
     hall_asked: tuple[int, ...],
+    turn_began: datetime | None = None,
 ) -> SavedGame:
     return SavedGame(
         id=game_id,
@@ -527,4 +555,5 @@ def _summary(
         version=version,
         owner=None if owner is None else str(owner),
         hall_asked=hall_asked,
+        turn_began=turn_began,
     )

@@ -260,7 +260,9 @@ class WebService:
 
     def _deadline(self, table: Table) -> float | None:  # on the store thread
         """When the person's turn at ``table`` runs out (seconds since 1970), where the table gives
-        each turn a time: set the first time the turn is drawn here, and the clock wound for it."""
+        each turn a time: its time after the turn began, as the store keeps it (so every process,
+        and one restarted, counts from the same moment; a game saved before that was kept counts
+        from when it is first drawn here). The clock is wound once per turn."""
         seconds = table.turn_seconds
         turn = None if seconds is None else table.session.turn_key
         if seconds is None or turn is None:
@@ -270,7 +272,8 @@ class WebService:
         kept = self._deadlines.get(table.id)
         if kept is not None and kept[0] == turn:
             return kept[1]
-        deadline = time.time() + seconds
+        began = table.turn_began
+        deadline = (time.time() if began is None else began.timestamp()) + seconds
         self._deadlines[table.id] = (turn, deadline)
         self.on_loop(self.clock.arm, table.id, turn, deadline)
         return deadline

@@ -2,9 +2,10 @@
 
 The deadlines are set on the store thread, as the turn is drawn (see ``WebService``), so every
 view of a turn shows the same one; this clock belongs to the event loop and only waits for them.
-A deadline is this process's own: a server that restarts gives a turn its whole time again once
-the table is looked at, and where several processes serve one store, the first whose clock
-runs out plays the turn and the others find it over (the session refuses a turn that ended).
+A deadline is counted from when the turn began as the store keeps it, so a server that restarts
+gives a turn only the time it had left, and where several processes serve one store they all
+show the same deadline: the first whose clock runs out plays the turn and the others find it
+over (the session refuses a turn that ended).
 """
 
 from __future__ import annotations
