@@ -110,3 +110,18 @@ def test_the_hall_of_fame_sentence_is_said_once_at_the_end_and_the_log_keeps_eve
         expect(page.locator("#fame-result")).to_contain_text("Ann enters the Hall of Fame at number 1")
         expect(page.locator("#status")).not_to_contain_text("enters the Hall of Fame")
         assert page.locator("body").inner_text().count("enters the Hall of Fame at number 1") == 1
+
+
+def test_a_browser_whose_clock_is_wrong_counts_the_turn_down_by_the_servers(
+    browser: Browser, tmp_path: Path, computer: Computer
+) -> None:
+    with served(tmp_path, seed=4, computer=computer) as address:
+        context = browser.new_context(viewport={"width": 1280, "height": 800})
+        # This browser's clock is two hours fast.
+        context.add_init_script("{ const real = Date.now; Date.now = () => real.call(Date) + 7_200_000; }")
+        page = context.new_page()
+        page.goto(address + "/")
+        page.fill(".seat-name", "Ann")
+        page.select_option("#turn-seconds", "60")
+        page.click("#start")
+        expect(page.locator("#turn-timer")).to_have_text(re.compile(r"Time left for your turn: (1:00|0:5\d)"))

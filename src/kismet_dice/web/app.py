@@ -42,9 +42,10 @@ works it out when the advice's `hall.pending` says it is not known yet. Once a g
 cost against perfect play, and which cost most.
 
 Live updates: open a WebSocket at `/api/games/{{id}}/live`. The server first sends
-`{{"type": "state", "game": <GameView>}}`, the whole game. After every change it sends
+`{{"type": "state", "game": <GameView>, "sent": T}}`, the whole game. After every change it sends
 `{{"type": "update", "since": V0, "version": V1, "events": [...], "news": [...], "turn": <TurnView>,
-"players": [<PlayerView>...]}}`: the new events (each with its `text`), other news in words (Hall
+"players": [<PlayerView>...], "sent": T}}` (T: the server's clock, which a page counts a turn's time
+down by): the new events (each with its `text`), other news in words (Hall
 of Fame outcomes), the turn as it is now, and the sheets the change touched. A page that holds
 version V0 applies it and then holds V1; a page whose version is not `since` has missed something
 and sends `{{"type": "sync"}}` to get the whole game again. A page may also act over the socket:

@@ -420,6 +420,10 @@ class LimitsView(View):
 class StateMessage(View):
     type: Literal["state"] = "state"
     game: GameView
+    sent: float = Field(
+        description="when the server sent it, in seconds since 1970 by its clock: a page counts a turn's "
+        "time down by the server's clock, not its own"
+    )
 
 
 class UpdateMessage(View):
@@ -434,6 +438,10 @@ class UpdateMessage(View):
     turn: TurnView
     players: list[PlayerView]
     connected: list[int] = Field(default_factory=list, description="the seats whose player has a page open")
+    sent: float = Field(
+        description="when the server sent it, in seconds since 1970 by its clock: a page counts a turn's "
+        "time down by the server's clock, not its own"
+    )
 
 
 class PresenceMessage(View):

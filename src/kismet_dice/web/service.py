@@ -291,7 +291,7 @@ class WebService:
     def state_message(self, table: Table) -> str:
         self._remember(table)
         # What StateMessage(game=self.view(table)).model_dump_json() writes, from the parts kept.
-        return f'{{"type":"state","game":{self.view_json(table).decode()}}}'
+        return f'{{"type":"state","game":{self.view_json(table).decode()},"sent":{round(time.time(), 3)}}}'
 
     def _remember(self, table: Table) -> None:
         """The pages of ``table`` here are sent its version now (never goes back)."""
@@ -322,6 +322,7 @@ class WebService:
             events,
             [self._sheet(table, seat).encoded for seat in touched(change)],
             self.hub.connected(table.id),
+            time.time(),
         )
         self._remember(table)
         self.on_loop(self.hub.publish, table.id, message)

@@ -218,11 +218,17 @@ def touched(change: Change) -> list[int]:
 
 
 def update_json(
-    change: Change, turn: str, events: Sequence[str], players: Sequence[str], connected: Sequence[int]
+    change: Change,
+    turn: str,
+    events: Sequence[str],
+    players: Sequence[str],
+    connected: Sequence[int],
+    sent: float,
 ) -> str:
     """One change for the live pages, as an ``UpdateMessage`` (its ``model_dump_json()``): the
     new events, the turn, and only the sheets the change touched (``players``: those of
-    :func:`touched`, in that order), put together from their JSON, each encoded once by the caller."""
+    :func:`touched`, in that order), put together from their JSON, each encoded once by the caller;
+    ``sent``: the server's clock now."""
     return "".join(
         (
             '{"type":"update","since":',
@@ -239,6 +245,8 @@ def update_json(
             ",".join(players),
             '],"connected":',
             to_json(list(connected)).decode(),
+            ',"sent":',
+            str(round(sent, 3)),
             "}",
         )
     )

@@ -13,6 +13,8 @@ export function connect(page, { render, update, presence, chances, again, proble
     });
     socket.addEventListener("message", (message) => {
       const data = JSON.parse(message.data);
+      // How far the server's clock is ahead of this one (a turn's time is counted by the server's).
+      if (typeof data.sent === "number") page.clockAhead = data.sent - Date.now() / 1000;
       if (data.type === "state") render(data.game);
       else if (data.type === "update") {
         // A page that missed a change (its version is not the one this extends) asks for all of it.

@@ -22,6 +22,7 @@ export function newPage(id, token) {
     newsShown: new Set(), // news already said on this page (each is said once)
     next: null, // where the next game with the same players is watched, once someone starts it
     startingAgain: false, // this page asked for the next game: it moves there from its answer
+    clockAhead: 0, // seconds the server's clock is ahead of this browser's (from its messages)
   };
 }
 

@@ -17,7 +17,8 @@ export function timerPanel(page) {
       ticking = null;
       return;
     }
-    const left = Math.max(0, Math.ceil(deadline - Date.now() / 1000));
+    const now = Date.now() / 1000 + page.clockAhead; // by the server's clock
+    const left = Math.max(0, Math.ceil(deadline - now));
     const player = state.players[state.current_player];
     const whose = mine(page) ? "your turn" : `${player.name}'s turn`;
     const clock = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
