@@ -143,6 +143,14 @@ class Rows:
         return len(self.start) - 1
 
 
+@numba.njit(nogil=True, cache=True, error_model="numpy")
+def _next_row(row_of, mask, total, box, points, basic, cap):  # type: ignore[no-untyped-def]
+    """The row of the position an ending leads to (``row_of[mask, total]``): the box filled, and
+    the points added to the capped Basic total where the box is a Basic one."""
+    reached = min(total + points, cap) if basic[box] else total
+    return row_of[mask | (1 << box), reached]
+
+
 @numba.njit(nogil=True, cache=True, error_model="numpy", boundscheck=False)
 def _add_scaled(into, values, weight):  # type: ignore[no-untyped-def]
     """``into += weight * values``, over views that start at their index 0: indices that cannot be
@@ -171,9 +179,7 @@ def _pull(  # type: ignore[no-untyped-def]
                 continue
             box = pair_box[pair]
             points = pair_points[pair]
-            after = mask | (1 << box)
-            reached = min(total + points, cap) if basic[box] else total
-            slot = slot_of[after, reached]
+            slot = _next_row(slot_of, mask, total, box, points, basic, cap)
             begin = next_rows[slot, 0]
             low = next_rows[slot, 1]
             high = min(next_rows[slot, 2], room - points - 1)
@@ -281,9 +287,7 @@ def _one_turn_on(  # type: ignore[no-untyped-def]
                 continue
             box = pair_box[pair]
             points = pair_points[pair]
-            after = masks[i] | (1 << box)
-            reached = min(totals[i] + points, cap) if basic[box] else totals[i]
-            row = row_of[after, reached]
+            row = _next_row(row_of, masks[i], totals[i], box, points, basic, cap)
             total += weight * _survival_at(values, start, low, scale, row, needed[i] - points)
         out[i] = total
 
@@ -333,8 +337,7 @@ def _dense_one_turn_on(  # type: ignore[no-untyped-def]
                 continue
             box = pair_box[pair]
             points = pair_points[pair]
-            reached = min(totals[i] + points, cap) if basic[box] else totals[i]
-            row = row_of[masks[i] | (1 << box), reached]
+            row = _next_row(row_of, masks[i], totals[i], box, points, basic, cap)
             _add_survival(out[i], weight, values, start, low, scale, row, points)
         out[i, 0] = 1.0
 
