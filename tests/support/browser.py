@@ -58,3 +58,14 @@ def start(page: Page, address: str, *names: str) -> None:
     page.click("#start")
     expect(page.locator("body")).to_have_attribute("data-live", "yes")
     expect(page.locator("#sheet")).to_be_visible()
+
+
+def animations_ended(page: Page, seconds: float = 10.0) -> None:
+    """Wait until no animation of the page is running. Asked from the test, one evaluation at a
+    time: Playwright's wait_for_function polls by evaluating a string in the page, which the
+    page's Content Security Policy (no 'unsafe-eval') refuses."""
+    for _ in range(int(seconds * 20)):
+        if page.evaluate("document.getAnimations().every((a) => a.playState !== 'running')"):
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError(f"the page's animations were still running after {seconds} s")

@@ -15,7 +15,7 @@ from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-unt
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from kismet_dice.strategy import Computer
-from tests.support.browser import chromium, served, start
+from tests.support.browser import animations_ended, chromium, served, start
 from tests.support.look import box, contrast
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -122,7 +122,7 @@ def test_the_computers_last_entry_is_marked_and_a_box_just_filled_pops(
         # Not by colour alone: a screen reader reads the words with the points.
         expect(marked.locator(".visually-hidden")).to_have_text("(last entry)")
         # Measured once the entry's pop has ended (mid-animation its colours are on their way).
-        page.wait_for_function("document.getAnimations().every((a) => a.playState !== 'running')")
+        animations_ended(page)
         assert contrast(page, "#sheet td.last-entry .entry")["text"] >= 4.5
         assert serious(page) == []
 
