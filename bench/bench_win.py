@@ -26,6 +26,7 @@ import argparse
 import concurrent.futures
 import os
 import random
+import signal
 import sys
 import time
 from dataclasses import dataclass, field
@@ -82,8 +83,10 @@ _players: tuple[StrategyTable, Futures, WinPlayer, HardPlayer] | None = None
 
 
 def _start() -> None:
-    """A worker's players: the table and the futures of every position, loaded once."""
+    """A worker's players: the table and the futures of every position, loaded once. A worker
+    leaves Ctrl-C to the main process, which stops the run there (see :func:`main`)."""
     global _players
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     computer = Computer()
     table = computer.advisor().table
     futures = computer.futures(lambda done, total: None)
@@ -145,6 +148,7 @@ def main() -> int:
     )
     options = parser.parse_args()
     _start()  # worked out here first if need be, so that the workers only load them
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     started = time.perf_counter()
     tally = Tally()
     batches = [(first, min(BATCH, options.games - first)) for first in range(0, options.games, BATCH)]
@@ -154,15 +158,24 @@ def main() -> int:
             pool.submit(_play, first, count, options.players, options.seed, options.hard_only, calibrate)
             for first, count in batches
         ]
-        for done in concurrent.futures.as_completed(running):
-            tally.add(done.result())
-            # The figure so far, so that a long run stopped early still tells something.
-            print(
-                f"{tally.games} games, {time.perf_counter() - started:.0f} s: win player {tally.rate():.2%} "
-                f"(standard error {tally.error():.2%})",
-                file=sys.stderr,
-                flush=True,
-            )
+        try:
+            for done in concurrent.futures.as_completed(running):
+                tally.add(done.result())
+                # The figure so far, so that a long run stopped early still tells something.
+                print(
+                    f"{tally.games} games, {time.perf_counter() - started:.0f} s: win player "
+                    f"{tally.rate():.2%} (standard error {tally.error():.2%})",
+                    file=sys.stderr,
+                    flush=True,
+                )
+        except KeyboardInterrupt:
+            # Ctrl-C: the batches under way end, the others are dropped, and the games played are told.
+            print("stopping: the games under way end first", file=sys.stderr, flush=True)
+            for waiting in running:
+                waiting.cancel()
+            for done in running:
+                if not done.cancelled():
+                    tally.add(done.result())
     games = tally.games
     rate, error = tally.rate(), tally.error()
     who = "hard players only" if options.hard_only else "one win player against hard ones (seats in turn)"
