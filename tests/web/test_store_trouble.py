@@ -29,6 +29,10 @@ from tests.support.web import seat
 
 GUARD_SECONDS = 8.0
 """A client's longest wait for an answer: four times the server's deadline for the store."""
+ENDING_SECONDS = 15.0
+"""The longest a server may take to end on SIGTERM with its database not answering: uvicorn's
+graceful wait (3 s) and the store's (2 s), with room for a loaded machine (the tests run beside
+each other); a server waiting on the database would not end at all."""
 RECOVERY_SECONDS = 60.0
 """The longest the server may take to use the database again once it is back (its connection
 pool tries to connect again at growing intervals)."""
@@ -116,7 +120,7 @@ def test_a_server_whose_database_stopped_answering_ends_at_once_on_sigterm(
         client.close()
         site.process.send_signal(signal.SIGTERM)
         try:
-            site.process.wait(timeout=GUARD_SECONDS)
+            site.process.wait(timeout=ENDING_SECONDS)
         except subprocess.TimeoutExpired:
             pytest.fail("the server did not end on SIGTERM while its database did not answer")
 
