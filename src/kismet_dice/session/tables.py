@@ -91,9 +91,8 @@ class Table:
     @property
     def turn_began(self) -> datetime | None:
         """When the turn being played began, as the store keeps it (the same in every process)."""
-        keeper = self.session.keeper
-        assert isinstance(keeper, StoreKeeper)
-        return None if keeper.saved is None else keeper.saved.turn_began
+        saved = _keeper(self).saved
+        return None if saved is None else saved.turn_began
 
     @property
     def seat_digests(self) -> tuple[str, ...]:
@@ -475,11 +474,16 @@ class Tables:
         return change
 
 
-def _saved_id(table: Table) -> int:
+def _keeper(table: Table) -> StoreKeeper:
     keeper = table.session.keeper
     assert isinstance(keeper, StoreKeeper)
-    assert keeper.saved_id is not None
-    return keeper.saved_id
+    return keeper
+
+
+def _saved_id(table: Table) -> int:
+    saved_id = _keeper(table).saved_id
+    assert saved_id is not None
+    return saved_id
 
 
 __all__ = [
