@@ -38,8 +38,9 @@ import httpx2
 from websockets.asyncio.client import connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests.support: the servers, PostgreSQL
+from tests.support.ports import free_port
 from tests.support.postgres import Cluster
-from tests.support.processes import Server, free_port
+from tests.support.processes import Server
 
 TICKS = os.sysconf("SC_CLK_TCK")
 REFERENCE = "Reference: FastAPI answering, no game, no watchers"

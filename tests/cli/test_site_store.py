@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -13,7 +12,9 @@ from pathlib import Path
 import pytest
 
 from kismet_dice.storage import Storage, StorageError
+from tests.support.ports import free_port
 from tests.support.postgres import PASSWORD
+from tests.support.processes import Server
 
 KISMET = [sys.executable, "-c", "import sys; from kismet_dice.cli import main; sys.exit(main())"]
 
@@ -90,29 +91,14 @@ def test_servers_on_postgresql_take_no_lock(postgres_url: str) -> None:
         assert site.lock_for_serving() is None
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 @pytest.mark.timeout(120)
 def test_a_second_kismet_serve_on_the_same_file_is_refused_at_start(home: Path) -> None:
-    first = subprocess.Popen(
-        [*KISMET, "serve", "--port", str(_free_port())],
-        env={**os.environ, "KISMET_HOME": str(home)},
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    first = Server(home)  # it answers, so it holds the lock from here on
     try:
-        assert first.stdout is not None
-        assert "Kismet is served at" in first.stdout.readline()  # it holds the lock from here on
-        second = kismet(home, "serve", "--port", str(_free_port()))
+        second = kismet(home, "serve", "--port", str(free_port()))
         played = kismet(home, "hall")  # another command may use the file alongside
     finally:
-        first.terminate()
-        first.communicate(timeout=30)
+        first.stop()
     assert second.returncode == 2
     assert second.stderr == (
         f"kismet: another kismet serve is using {home / 'kismet.sqlite3'}: SQLite is for one server "

@@ -14,7 +14,6 @@ import os
 import pwd
 import shutil
 import signal
-import socket
 import subprocess
 import tempfile
 import uuid
@@ -25,8 +24,11 @@ from pathlib import Path
 
 import psycopg
 
+from tests.support.ports import free_port, taken
+
 USER = "kismet"
 PASSWORD = "tell-no-one-7f3a"
+START_ATTEMPTS = 5
 
 
 def binaries() -> Path:
@@ -38,12 +40,6 @@ def binaries() -> Path:
     if on_path:
         return Path(on_path).parent
     raise RuntimeError("PostgreSQL is not installed: apt-get install -y postgresql (make test does it)")
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @dataclass
@@ -64,7 +60,7 @@ class Cluster:
             postgres = pwd.getpwnam("postgres")
             os.chown(directory, postgres.pw_uid, postgres.pw_gid)
             as_user = ("runuser", "-u", "postgres", "--")
-        cluster = cls(directory, _free_port(), bin, as_user)
+        cluster = cls(directory, free_port(), bin, as_user)
         password_file = directory / "password"
         password_file.write_text(PASSWORD + "\n")
         if as_user:
@@ -85,8 +81,15 @@ class Cluster:
             "UTF8",
             "--no-instructions",
         )
-        cluster._start_server()
-        return cluster
+        for _ in range(START_ATTEMPTS):
+            try:
+                cluster._start_server()
+                return cluster
+            except RuntimeError as error:
+                if not taken(str(error)):
+                    raise
+                cluster.port = free_port()  # another test's server took it first
+        raise RuntimeError(f"PostgreSQL found its port taken {START_ATTEMPTS} times")
 
     def _start_server(self) -> None:
         options = f"-p {self.port} -k {self.directory / 'sockets'} -h 127.0.0.1 -c fsync=off"

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -21,23 +20,29 @@ from typing import Any
 import httpx2
 from websockets.sync.client import ClientConnection, connect
 
+from tests.support.ports import free_port, taken
+
 KISMET = [sys.executable, "-c", "import sys; from kismet_dice.cli import main; sys.exit(main())"]
 START_SECONDS = 60.0
+START_ATTEMPTS = 5
+"""How many ports a server is started on before the test fails: another test's server may take the
+port chosen between the check and the bind."""
 RECEIVE_SECONDS = 30.0
 """The longest a page waits for a message before the test fails (a guard against hanging, not a
 measure: moves reach pages in milliseconds)."""
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 class Server:
     """One ``kismet serve`` process (with its workers, if any)."""
 
     def __init__(self, home: Path, *arguments: str) -> None:
+        for _ in range(START_ATTEMPTS):
+            if self._start(home, arguments):
+                return
+        raise AssertionError(f"kismet serve found its port taken {START_ATTEMPTS} times")
+
+    def _start(self, home: Path, arguments: tuple[str, ...]) -> bool:
+        """Start the server and wait until it answers: False if its port was taken."""
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process = subprocess.Popen(
@@ -63,10 +68,14 @@ class Server:
         deadline = time.monotonic() + START_SECONDS
         while True:
             if self.process.poll() is not None:
-                raise AssertionError(f"kismet serve stopped: {self.process.communicate()[1]}")
+                errors = self.process.communicate()[1]
+                self.http.close()
+                if taken(errors):
+                    return False
+                raise AssertionError(f"kismet serve stopped: {errors}")
             try:
                 if self.http.get("/api/limits").status_code == 200:
-                    return
+                    return True
             except httpx2.TransportError:
                 pass
             assert time.monotonic() < deadline, "kismet serve did not start"
