@@ -41,8 +41,10 @@ postgresql:
 
 # A file's tests run in one worker, so each file's session fixtures (the solved table, the
 # distribution, a PostgreSQL cluster) are made once per worker that needs them.
+# The tests start many Python processes (`kismet` commands, servers and their workers), and each
+# would compile the whole package again where the environment turns bytecode caches off.
 test: lint typecheck browser postgresql
-	$(BIN)/python -m pytest -q -n auto --dist loadfile
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -n auto --dist loadfile
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
