@@ -2,17 +2,24 @@
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from kismet_dice.strategy import Computer
 from kismet_dice.web import create_app
 from kismet_dice.web.guard import Protections
 from tests.support.server import serving
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / ("docs" if os.environ.get("KISMET_SCREENSHOT") == "docs" else "build")
+"""Where the tests keep their screenshots: build/, or docs/ (the README's copies) with
+``KISMET_SCREENSHOT=docs``."""
 
 CHROMIUM = "/usr/bin/chromium"
 # Without these, Chromium's own background connections hang on a closed network.
@@ -46,6 +53,16 @@ def chromium() -> Iterator[Browser]:
             yield browser
         finally:
             browser.close()
+
+
+def serious(page: Page) -> list[str]:
+    """What axe finds on the page that is serious or critical, one line each."""
+    results = Axe().run(page)
+    return [
+        f"{violation['id']}: {violation['help']}"
+        for violation in results.response["violations"]
+        if violation["impact"] in ("serious", "critical")
+    ]
 
 
 def start(page: Page, address: str, *names: str) -> None:

@@ -9,9 +9,18 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from playwright.sync_api import Browser
 
 from kismet_dice.strategy import Computer, StrategyTable
+from tests.support.browser import chromium
 from tests.support.web import QueuedDice, client, new_game
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """Debian's Chromium, started once for the tests of a file that drive it."""
+    with chromium() as browser:
+        yield browser
 
 
 @pytest.fixture

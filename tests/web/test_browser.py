@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx2
@@ -16,7 +15,7 @@ from kismet_dice.rules import Box
 from kismet_dice.session import narration
 from kismet_dice.storage import Storage
 from kismet_dice.strategy import Computer
-from tests.support.browser import chromium, served
+from tests.support.browser import served
 from tests.support.games import fill_hall
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -27,12 +26,6 @@ SCREENSHOT = (
 
 # A browser waits for what the page shows: a page that stalls fails the test.
 pytestmark = pytest.mark.timeout(300)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium() as browser:
-        yield browser
 
 
 def no_page_errors(page: Page) -> list[str]:

@@ -5,18 +5,15 @@ from __future__ import annotations
 import os
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
 from playwright.sync_api import Browser, expect
 
 from kismet_dice.storage import Storage
 from kismet_dice.strategy import Computer
 from kismet_dice.web.security import CONTENT_SECURITY_POLICY
-from tests.support.browser import chromium, served
+from tests.support.browser import serious, served
 from tests.support.look import contrast
 from tests.support.stats import KISMET_FIRST, TOP_DOWN, store_game, total
 from tests.support.web import QueuedDice, client
@@ -87,17 +84,6 @@ def test_a_chart_of_an_unknown_kind_or_name_is_refused(tmp_path: Path, totals: l
         assert web.get("/api/stats/Zed/chart/totals.svg").status_code == 404
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium() as browser:
-        yield browser
-
-
-def serious(results: Any) -> list[str]:
-    found = results.response["violations"]
-    return [f"{v['id']}: {v['help']}" for v in found if v["impact"] in ("serious", "critical")]
-
-
 def test_the_pages_show_the_figures_and_the_charts_accessibly(
     browser: Browser, tmp_path: Path, totals: list[int], computer: Computer
 ) -> None:
@@ -106,7 +92,7 @@ def test_the_pages_show_the_figures_and_the_charts_accessibly(
         page = browser.new_page(viewport={"width": 1280, "height": 900})
         page.goto(address + "/stats")
         expect(page.locator("#stats .player-name")).to_have_text([NAME])
-        assert serious(Axe().run(page)) == []
+        assert serious(page) == []
         page.click("#stats .player-name a")
         expect(page.locator("h1")).to_have_text(f"Statistics of {NAME}")
         expect(page.locator("#figures")).to_contain_text(str(max(totals)))
@@ -120,7 +106,7 @@ def test_the_pages_show_the_figures_and_the_charts_accessibly(
         assert page.evaluate(
             "new Set([...document.querySelectorAll('[id]')].map((n) => n.id)).size"
         ) == page.evaluate("document.querySelectorAll('[id]').length")
-        assert serious(Axe().run(page)) == []
+        assert serious(page) == []
         # The charts follow the theme: in the dark their text is light on a dark ground, and the
         # person's bars and the references stand out from it.
         for scheme in ("light", "dark"):

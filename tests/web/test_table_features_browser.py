@@ -4,7 +4,6 @@ every seat's page to its own seat, the watch link, the lobby that remembers, and
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -12,15 +11,9 @@ from playwright.sync_api import Browser, expect
 
 from kismet_dice.session import narration
 from kismet_dice.strategy import Computer
-from tests.support.browser import chromium, served, start
+from tests.support.browser import served, start
 
 pytestmark = pytest.mark.timeout(300)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium() as browser:
-        yield browser
 
 
 def test_two_people_resign_then_a_rematch_moves_each_browser_to_its_own_new_seat(

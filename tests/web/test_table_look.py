@@ -5,40 +5,20 @@ which the dice and the whole sheet share one screen."""
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Literal
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from kismet_dice.strategy import Computer
-from tests.support.browser import animations_ended, chromium, served, start
+from tests.support.browser import SHOTS, animations_ended, serious, served, start
 from tests.support.look import box, contrast
 
-ROOT = Path(__file__).resolve().parents[2]
-SHOTS = ROOT / ("docs" if os.environ.get("KISMET_SCREENSHOT") == "docs" else "build")
 PHONE = ViewportSize(width=390, height=844)
 Scheme = Literal["light", "dark"]
 
 pytestmark = pytest.mark.timeout(300)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium() as browser:
-        yield browser
-
-
-def serious(page: Page) -> list[str]:
-    results = Axe().run(page)
-    return [
-        f"{violation['id']}: {violation['help']}"
-        for violation in results.response["violations"]
-        if violation["impact"] in ("serious", "critical")
-    ]
 
 
 def settled(page: Page) -> None:

@@ -4,37 +4,15 @@ those who ask for none."""
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
 from playwright.sync_api import Browser, Page, expect
 
 from kismet_dice.strategy import Computer
-from tests.support.browser import chromium, served, start
-
-ROOT = Path(__file__).resolve().parents[2]
-# The tests write their screenshots under build/; KISMET_SCREENSHOT=docs writes the README's copies.
-SHOTS = ROOT / ("docs" if os.environ.get("KISMET_SCREENSHOT") == "docs" else "build")
+from tests.support.browser import SHOTS, serious, served, start
 
 pytestmark = pytest.mark.timeout(300)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium() as browser:
-        yield browser
-
-
-def serious(page: Page) -> list[str]:
-    results = Axe().run(page)
-    return [
-        f"{violation['id']}: {violation['help']}"
-        for violation in results.response["violations"]
-        if violation["impact"] in ("serious", "critical")
-    ]
 
 
 def test_every_page_has_no_serious_accessibility_violation(

@@ -5,7 +5,6 @@ step but still asks twice before a zero, the sound of the dice is off until it i
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -16,7 +15,7 @@ from playwright.sync_api import Browser, Page, expect
 from kismet_dice.session import narration
 from kismet_dice.strategy import Computer
 from kismet_dice.web.guard import UNLIMITED
-from tests.support.browser import chromium, served, start
+from tests.support.browser import served, start
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -43,12 +42,6 @@ window.AudioContext = class extends Original {
   }
 };
 """
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium() as browser:
-        yield browser
 
 
 def switch_on(page: Page, setting: str) -> None:
