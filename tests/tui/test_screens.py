@@ -192,6 +192,7 @@ async def test_the_settings_show_their_keys_in_a_footer_and_still_fit_80x24(stor
         dialog = app.screen
         assert isinstance(dialog, SettingsScreen)
         footer = dialog.query_one(Footer)
+        await pilot.pause()  # the footer lists the dialog's keys once it has seen its bindings
         keys = {(key.key_display, key.description) for key in footer.query(FooterKey)}
         assert keys == {("⏎", "Save"), ("esc", "Cancel")}
         dialog.query_one("#pace", Input).value = ""
