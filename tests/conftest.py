@@ -9,15 +9,17 @@ the stores about the SQLite file alone is marked ``@pytest.mark.sqlite_only``.
 
 from __future__ import annotations
 
+import os
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from kismet_dice.storage import Storage
-from kismet_dice.strategy.distribution import Distribution, load_or_compute
+from kismet_dice.strategy.distribution import Distribution, distribution_path, load_or_compute
 from kismet_dice.strategy.ruleset import kismet_rules
-from kismet_dice.strategy.table import StrategyTable, load_or_solve
+from kismet_dice.strategy.table import StrategyTable, computing_lock, load_or_solve, table_path
 from tests.support.postgres import Cluster
 
 
@@ -90,11 +92,35 @@ def storage(home: Path, store_url: str | None) -> Iterator[Storage]:
         yield opened
 
 
-# The Kismet table, solved once per test session into a temporary cache.
+# The Kismet table and its distribution, worked out once per test run and kept where every
+# worker of the run finds them (the first to need one works it out, the others wait for it), then
+# linked into each worker's own KISMET_HOME: a command a test runs there may store more beside them
+# without another worker seeing it.
+def _run_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """This run's folder for what its workers share: the parent of each worker's own under
+    pytest-xdist, the run's own otherwise (never one shared with another run)."""
+    base = tmp_path_factory.getbasetemp()
+    return (base.parent if "PYTEST_XDIST_WORKER" in os.environ else base) / "kismet-shared"
+
+
+def _linked(shared: Path, home: Path) -> None:
+    """``shared`` in the folder ``home`` under its own name (a copy where no link can be made)."""
+    home.mkdir(parents=True, exist_ok=True)
+    target = home / shared.name
+    if not target.exists():
+        try:
+            os.link(shared, target)
+        except OSError:
+            shutil.copyfile(shared, target)
+
+
 def solved_home(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, StrategyTable]:
     """A ``KISMET_HOME`` holding the solved table; any test directory asking again gets the same one."""
     home = tmp_path_factory.getbasetemp() / "kismet-home"
-    return str(home), load_or_solve(kismet_rules(), directory=home / "tables")
+    shared = _run_folder(tmp_path_factory)
+    table = load_or_solve(kismet_rules(), directory=shared)
+    _linked(table_path(table.rules, shared), home / "tables")
+    return str(home), table
 
 
 @pytest.fixture(scope="session")
@@ -111,7 +137,12 @@ def kismet_table(tmp_path_factory: pytest.TempPathFactory) -> StrategyTable:
 def kismet_distribution(
     kismet_table: StrategyTable, tmp_path_factory: pytest.TempPathFactory
 ) -> Distribution:
-    """The distribution of perfect play from an empty sheet, computed once per test session and
+    """The distribution of perfect play from an empty sheet, computed once per test run and
     stored beside the session's table (where ``kismet chances`` run on ``kismet_home`` finds it)."""
-    home = tmp_path_factory.getbasetemp() / "kismet-home"
-    return load_or_compute(kismet_table, directory=home / "tables")
+    home, _ = solved_home(tmp_path_factory)
+    shared = _run_folder(tmp_path_factory)
+    path = distribution_path(kismet_table.rules, shared)
+    with computing_lock(path):
+        distribution = load_or_compute(kismet_table, directory=shared)
+    _linked(path, Path(home) / "tables")
+    return distribution
