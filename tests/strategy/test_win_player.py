@@ -5,13 +5,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from tests.support.futures import late_futures
-from tests.support.games import late_game
+from tests.support.games import kismets_game, late_game
 
 from kismet_dice.game import Score
+from kismet_dice.rules import score
 from kismet_dice.strategy.advisor import Advisor, position_key, raw_points
 from kismet_dice.strategy.players import HardPlayer, Level
 from kismet_dice.strategy.table import StrategyTable
-from kismet_dice.strategy.win import option_win_chances
+from kismet_dice.strategy.win import Place, final_totals, option_win_chances, win_chances
 from kismet_dice.strategy.win_player import WinPlayer
 
 # Three rolls of the late game's next turn (Ann's), nothing held: the last one is what Ann enters.
@@ -72,3 +73,27 @@ def test_each_box_is_worth_its_chance_of_winning_as_the_advice_works_it_out(
     for option, chance in zip(options, chances, strict=True):
         assert option.box is not None
         assert worth[option.box.value - 1, roll, 0] == pytest.approx(chance, abs=1e-9)
+
+
+def test_a_second_kismet_is_worth_its_chance_of_winning_against_the_others_after_their_zeros(
+    kismet_table: StrategyTable,
+) -> None:
+    game = kismets_game((4, 4, 4, 4, 4))
+    futures = late_futures(kismet_table, game.sheet(0))
+    game.roll()  # five fours, with Ann's Kismet box holding one: any box ends her turn on a second Kismet
+    ann, bob = game.sheet(0), game.sheet(1)
+    player = WinPlayer(futures, kismet_table)
+    player.choose(game)
+    mask, total = position_key(ann, kismet_table.rules.cap)
+    worth = player.turns.endings(np.array([mask]), np.array([total]), np.array([raw_points(ann)]))
+    roll = kismet_table.rules.space.roll_index[(4, 4, 4, 4, 4)]
+    # Bob's top open box gets a zero (RULES.md): his final total from there.
+    penalised = final_totals(futures, kismet_table, Place(bob.with_entry(bob.open_boxes[0], 0)))
+    as_he_stands = final_totals(futures, kismet_table, Place(bob))
+    gained = []
+    for box in ann.open_boxes:
+        mine = final_totals(futures, kismet_table, Place(ann.with_entry(box, score(box, game.dice))))
+        chance = win_chances([mine, penalised])[0]
+        assert worth[box.value - 1, roll, 0] == pytest.approx(chance, abs=1e-9)
+        gained.append(chance - win_chances([mine, as_he_stands])[0])
+    assert min(gained) > 0.01  # Bob's lost turn is worth something to Ann whichever box she fills

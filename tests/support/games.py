@@ -142,3 +142,28 @@ def late_game(then: Sequence[int] = (6, 6, 6, 6, 6)) -> Game:
         play_turn(game, ann, box=box)
         play_turn(game, bob, box=box)
     return game
+
+
+def kismets_game(then: Sequence[int]) -> Game:
+    """Ann and Bob, ten boxes filled each (the Basic section, Kismet and three more): the same
+    position, each Kismet box holding a Kismet (Ann's five fives, Bob's five threes); the dice
+    drawn after that are ``then``."""
+    turns = [(dice, box) for dice, box in zip(BASIC, list(Box)[:6], strict=True)]
+    later = [
+        ((5, 5, 5, 5, 5), (3, 3, 3, 3, 3), Box.KISMET),
+        *((ann, bob, box) for ann, bob, box in zip(ANN, BOB, MORE[:3], strict=False)),
+    ]
+    faces = [6, 1]  # the roll-off: Ann begins
+    for dice, _ in turns:
+        faces += draws(dice) + draws(dice)
+    for ann, bob, _ in later:
+        faces += draws(ann) + draws(bob)
+    faces += list(then)
+    game, _ = scripted(("Ann", "Bob"), faces)
+    for dice, box in turns:
+        play_turn(game, dice, box=box)
+        play_turn(game, dice, box=box)
+    for ann, bob, box in later:
+        play_turn(game, ann, box=box)
+        play_turn(game, bob, box=box)
+    return game

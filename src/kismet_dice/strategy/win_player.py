@@ -8,6 +8,10 @@ way of ending this turn (a box and the dice entered there) is worth the expected
 turn's start on (the hard player's futures), and the keeps of the turn are chosen for the best of
 those (:class:`~kismet_dice.strategy.target.TargetTurns`). Between options worth the same, the
 better expected total decides. Alone at a table it plays for the expected total, as hard does.
+
+A turn that ends with a second Kismet (five of a kind, the Kismet box already holding a Kismet)
+gives every other player a zero in their top open box (RULES.md): those endings are valued
+against the others' totals after that zero (:attr:`WinTurns.second`).
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from kismet_dice.game import Action, Game
+from kismet_dice.rules import Box, Sheet, is_kismet
 from kismet_dice.strategy.dice_space import FloatArray, IntArray
 from kismet_dice.strategy.distribution import Futures
 from kismet_dice.strategy.players import Level
@@ -33,9 +38,15 @@ class WinTurns(TargetTurns):
     def __init__(self, futures: Futures, table: StrategyTable) -> None:
         super().__init__(futures, table, 0)
         self.utility: FloatArray = np.zeros(1)
+        self.second: FloatArray | None = None
+        """The chance of winning with each final total once this turn ends with a second Kismet (the
+        others' totals after its zeros), or ``None`` where this turn cannot end with one."""
+        rolls = self.rules.space.rolls
+        self._kismet_rolls = np.array([r for r, roll in enumerate(rolls) if is_kismet(roll)], dtype=np.intp)
 
     def goal(self) -> bytes:
-        return self.utility.tobytes()
+        second = b"" if self.second is None else self.second.tobytes()
+        return self.utility.tobytes() + b"/" + second
 
     def endings(self, masks: IntArray, totals: IntArray, points: IntArray) -> FloatArray:
         """``out[b, r, c]``: the expected chance of winning after entering roll r in box b from column
@@ -48,11 +59,9 @@ class WinTurns(TargetTurns):
         futures are asked once for every next position of the turn at a time."""
         rules = self.rules
         shape = self.shape
-        utility = self.utility
-        steps = np.diff(utility)  # steps[y - 1] = u(y) - u(y - 1)
-        steps[steps <= WORTHLESS] = 0.0  # the totals whose step changes no decision
-        worth = np.flatnonzero(steps) + 1
-        below = np.concatenate([[utility[0]], utility[0] + np.cumsum(steps)])  # u(y), those steps only
+        first_steps, first_below, first_worth = _steps(self.utility)
+        second = None if self.second is None else _steps(self.second)
+        worth = first_worth if second is None else np.concatenate([first_worth, second[2]])
         boxes = len(rules.boxes)
         result = np.full((boxes, len(rules.space.rolls), len(masks)), -np.inf)
         for column in range(len(masks)):
@@ -74,17 +83,38 @@ class WinTurns(TargetTurns):
             reached = np.concatenate([reached for _, reached, _, _ in ends])
             entered = np.concatenate([got for _, _, got, _ in ends])
             rows = self.futures.survival_rows(mask | (1 << boxes_of), reached, width)
-            # s(h + p + z) for z from 1 to width - 1: past the utility's end, no step.
-            padded = np.zeros(held + int(entered.max()) + width + 1)
-            padded[: len(steps)] = steps[: len(padded)]
-            windows = np.lib.stride_tricks.sliding_window_view(padded, width - 1)[held + entered]
-            at = np.minimum(held + entered, len(below) - 1)
-            worths = below[at] + np.einsum("ij,ij->i", rows[:, 1:], windows)
+            worths = _worths(first_steps, first_below, rows, held + entered)
             first = 0
             for box, pairs_reached, _, which in ends:
                 result[box, :, column] = worths[first + which]
+                if second is not None:  # its five of a kinds end the turn with a second Kismet
+                    kismets = first + which[self._kismet_rolls]
+                    result[box, self._kismet_rolls, column] = _worths(
+                        second[0], second[1], rows[kismets], held + entered[kismets]
+                    )
                 first += len(pairs_reached)
         return result
+
+
+def _steps(utility: FloatArray) -> tuple[FloatArray, FloatArray, IntArray]:
+    """The steps of a utility that change a decision (``steps[y - 1] = u(y) - u(y - 1)``, the
+    smallest left out), ``u(y)`` made of those steps alone, and the totals where they lie."""
+    steps = np.diff(utility)
+    steps[steps <= WORTHLESS] = 0.0  # the totals whose step changes no decision
+    below = np.concatenate([[utility[0]], utility[0] + np.cumsum(steps)])
+    return steps, below, np.flatnonzero(steps) + 1
+
+
+def _worths(steps: FloatArray, below: FloatArray, rows: FloatArray, sums: IntArray) -> FloatArray:
+    """``u(y) + sum over z >= 1 of s(y + z) S(z)`` for each sheet total ``y = sums[i]`` and the
+    next position's survival ``rows[i]`` (``S(z)``, as wide as the steps that matter need)."""
+    width = rows.shape[1]
+    # s(y + z) for z from 1 to width - 1: past the utility's end, no step.
+    padded = np.zeros(int(sums.max()) + width + 1)
+    padded[: len(steps)] = steps[: len(padded)]
+    windows = np.lib.stride_tricks.sliding_window_view(padded, width - 1)[sums]
+    worth: FloatArray = below[np.minimum(sums, len(below) - 1)] + np.einsum("ij,ij->i", rows[:, 1:], windows)
+    return worth
 
 
 class WinPlayer:
@@ -97,25 +127,41 @@ class WinPlayer:
         self._table = table
         space = table.rules.space
         self._keeps = [keep for level in space.levels[: table.rules.dice] for keep in level]
-        # The others' final totals, by their sheets: the same through the whole of this player's turn.
-        self._others: tuple[object, list[FloatArray]] | None = None
+        # The others' final totals, by their sheets (as they stand, and after a second Kismet's
+        # zeros, once needed): the same through the whole of this player's turn.
+        self._others: tuple[object, list[FloatArray], list[FloatArray] | None] | None = None
 
-    def _utility(self, game: Game, seat: int) -> FloatArray:
+    def _utility(self, game: Game, seat: int) -> tuple[FloatArray, FloatArray | None]:
+        """The chance of winning with each final total of ``seat``'s, and the same once its turn
+        ends with a second Kismet (``None`` where it cannot)."""
         sheets = tuple(game.sheet(other).entries for other in range(len(game.names)) if other != seat)
         if self._others is None or self._others[0] != sheets:
-            others = [
-                final_totals(self.turns.futures, self._table, Place(game.sheet(other)))
-                for other in range(len(game.names))
-                if other != seat
-            ]
-            self._others = (sheets, others)
+            others = [game.sheet(other) for other in range(len(game.names)) if other != seat]
+            self._others = (sheets, self._final_totals(others), None)
+        _, now, penalised = self._others
         length = most_total(self._table, game.sheet(seat)) + 1
-        if not self._others[1]:
-            return np.arange(length, dtype=np.float64)  # alone: the expected total, as hard plays
-        return win_utility(self._others[1], length)
+        if not now:
+            return np.arange(length, dtype=np.float64), None  # alone: the expected total, as hard plays
+        kismet = game.sheet(seat)[Box.KISMET]
+        if kismet is None or not (kismet > 0 or game.house_rules.zero_kismet_counts):
+            return win_utility(now, length), None  # no second Kismet this turn
+        if penalised is None:
+            others = [game.sheet(other) for other in range(len(game.names)) if other != seat]
+            penalised = self._final_totals([_after_second_kismet(sheet) for sheet in others])
+            self._others = (sheets, now, penalised)
+        return win_utility(now, length), win_utility(penalised, length)
+
+    def _final_totals(self, sheets: list[Sheet]) -> list[FloatArray]:
+        return [final_totals(self.turns.futures, self._table, Place(sheet)) for sheet in sheets]
 
     def choose(self, game: Game) -> Action:
         seat = game.current_player
         if seat is not None and game.dice:
-            self.turns.utility = self._utility(game, seat)
+            self.turns.utility, self.turns.second = self._utility(game, seat)
         return play(self.turns, game, self._keeps)
+
+
+def _after_second_kismet(sheet: Sheet) -> Sheet:
+    """``sheet`` once another player's second Kismet has zeroed its top open box."""
+    open_boxes = sheet.open_boxes
+    return sheet.with_entry(open_boxes[0], 0) if open_boxes else sheet
