@@ -127,32 +127,23 @@ BOB = [(1, 1, 2, 3, 5), (2, 2, 2, 1, 3), (1, 1, 2, 3, 5), (2, 3, 4, 5, 6)]
 def late_game(then: Sequence[int] = (6, 6, 6, 6, 6)) -> Game:
     """Ann and Bob, ten boxes filled each: the same position (filled boxes, Basic total), Ann ahead;
     the dice drawn after that are ``then``."""
-    turns = [(dice, box) for dice, box in zip(BASIC, list(Box)[:6], strict=True)]
-    faces = [6, 1]  # the roll-off: Ann begins
-    for dice, _ in turns:
-        faces += draws(dice) + draws(dice)
-    for ann, bob in zip(ANN, BOB, strict=True):
-        faces += draws(ann) + draws(bob)
-    faces += list(then)
-    game, _ = scripted(("Ann", "Bob"), faces)
-    for dice, box in turns:
-        play_turn(game, dice, box=box)
-        play_turn(game, dice, box=box)
-    for ann, bob, box in zip(ANN, BOB, MORE, strict=True):
-        play_turn(game, ann, box=box)
-        play_turn(game, bob, box=box)
-    return game
+    return _after_the_basic_section(list(zip(ANN, BOB, MORE, strict=True)), then)
 
 
 def kismets_game(then: Sequence[int]) -> Game:
     """Ann and Bob, ten boxes filled each (the Basic section, Kismet and three more): the same
     position, each Kismet box holding a Kismet (Ann's five fives, Bob's five threes); the dice
     drawn after that are ``then``."""
+    kismets = ((5, 5, 5, 5, 5), (3, 3, 3, 3, 3), Box.KISMET)
+    return _after_the_basic_section([kismets, *zip(ANN[:3], BOB[:3], MORE[:3], strict=True)], then)
+
+
+def _after_the_basic_section(
+    later: Sequence[tuple[Sequence[int], Sequence[int], Box]], then: Sequence[int]
+) -> Game:
+    """Ann and Bob each fill the Basic section with 63 (the same dice), then take the turns
+    ``later`` (Ann's dice, Bob's, the box both fill); the dice drawn after that are ``then``."""
     turns = [(dice, box) for dice, box in zip(BASIC, list(Box)[:6], strict=True)]
-    later = [
-        ((5, 5, 5, 5, 5), (3, 3, 3, 3, 3), Box.KISMET),
-        *((ann, bob, box) for ann, bob, box in zip(ANN, BOB, MORE[:3], strict=False)),
-    ]
     faces = [6, 1]  # the roll-off: Ann begins
     for dice, _ in turns:
         faces += draws(dice) + draws(dice)
