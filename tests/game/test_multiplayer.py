@@ -136,3 +136,17 @@ def test_winner_is_the_highest_total() -> None:
     # Both fill the other boxes alike (32 points); only Ann's Kismet box holds 80.
     assert (game.total(ANN), game.total(BOB)) == (80 + 32, 32)
     assert game.winners == (ANN,)
+
+
+@pytest.mark.parametrize(
+    ("dice", "zero_counts", "expected"),
+    [((5, 5, 5, 5, 5), False, True), ((1, 2, 3, 4, 6), False, False), ((1, 2, 3, 4, 6), True, True)],
+)
+def test_a_kismet_box_holding_a_kismet_makes_the_next_five_of_a_kind_a_second_one(
+    dice: tuple[int, ...], zero_counts: bool, expected: bool
+) -> None:
+    house_rules = HouseRules(zero_kismet_counts=zero_counts)
+    game = Game(["Ann", "Bob"], rng=ScriptedDice([6, 2, *dice]), house_rules=house_rules)
+    assert not game.has_kismet(0)  # an open Kismet box takes the first Kismet
+    play_turn(game, dice, box=Box.KISMET)
+    assert game.has_kismet(0) is expected and not game.has_kismet(1)

@@ -134,6 +134,11 @@ class Game:
     def house_rules(self) -> HouseRules:
         return self._house_rules
 
+    def has_kismet(self, seat: int) -> bool:
+        """Whether five of a kind ending ``seat``'s turn would be a second Kismet: its Kismet box
+        holds a Kismet (or a zero, with the house rule that counts one as filled)."""
+        return self._has_kismet(self._sheets[self._check_seat(seat)])
+
     @property
     def first_player(self) -> int:
         """The seat that won the roll-off."""

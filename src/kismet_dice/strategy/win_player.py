@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from kismet_dice.game import Action, Game
-from kismet_dice.rules import Box, Sheet, is_kismet
+from kismet_dice.rules import Sheet, is_kismet
 from kismet_dice.strategy.dice_space import FloatArray, IntArray
 from kismet_dice.strategy.distribution import Futures
 from kismet_dice.strategy.players import Level
@@ -134,19 +134,17 @@ class WinPlayer:
     def _utility(self, game: Game, seat: int) -> tuple[FloatArray, FloatArray | None]:
         """The chance of winning with each final total of ``seat``'s, and the same once its turn
         ends with a second Kismet (``None`` where it cannot)."""
-        sheets = tuple(game.sheet(other).entries for other in range(len(game.names)) if other != seat)
+        others = [game.sheet(other) for other in range(len(game.names)) if other != seat]
+        sheets = tuple(sheet.entries for sheet in others)
         if self._others is None or self._others[0] != sheets:
-            others = [game.sheet(other) for other in range(len(game.names)) if other != seat]
             self._others = (sheets, self._final_totals(others), None)
         _, now, penalised = self._others
         length = most_total(self._table, game.sheet(seat)) + 1
         if not now:
             return np.arange(length, dtype=np.float64), None  # alone: the expected total, as hard plays
-        kismet = game.sheet(seat)[Box.KISMET]
-        if kismet is None or not (kismet > 0 or game.house_rules.zero_kismet_counts):
+        if not game.has_kismet(seat):
             return win_utility(now, length), None  # no second Kismet this turn
         if penalised is None:
-            others = [game.sheet(other) for other in range(len(game.names)) if other != seat]
             penalised = self._final_totals([_after_second_kismet(sheet) for sheet in others])
             self._others = (sheets, now, penalised)
         return win_utility(now, length), win_utility(penalised, length)
