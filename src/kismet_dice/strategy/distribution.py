@@ -27,11 +27,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numba
 import numpy as np
 import numpy.typing as npt
 
 from kismet_dice.strategy import kernel, stored
+from kismet_dice.strategy.compiled import jit
 from kismet_dice.strategy.dice_space import FloatArray, IntArray
 from kismet_dice.strategy.ruleset import RuleSet
 from kismet_dice.strategy.solver import Progress, _layer
@@ -143,7 +143,7 @@ class Rows:
         return len(self.start) - 1
 
 
-@numba.njit(nogil=True, cache=True, error_model="numpy")
+@jit(nogil=True, cache=True, error_model="numpy")
 def _next_row(row_of, mask, total, box, points, basic, cap):  # type: ignore[no-untyped-def]
     """The row of the position an ending leads to (``row_of[mask, total]``): the box filled, and
     the points added to the capped Basic total where the box is a Basic one."""
@@ -151,7 +151,7 @@ def _next_row(row_of, mask, total, box, points, basic, cap):  # type: ignore[no-
     return row_of[mask | (1 << box), reached]
 
 
-@numba.njit(nogil=True, cache=True, error_model="numpy", boundscheck=False)
+@jit(nogil=True, cache=True, error_model="numpy", boundscheck=False)
 def _add_scaled(into, values, weight):  # type: ignore[no-untyped-def]
     """``into += weight * values``, over views that start at their index 0: indices that cannot be
     negative let the compiler run the loop in vector registers."""
@@ -159,7 +159,7 @@ def _add_scaled(into, values, weight):  # type: ignore[no-untyped-def]
         into[u] += weight * values[u]
 
 
-@numba.njit(nogil=True, cache=True, error_model="numpy")
+@jit(nogil=True, cache=True, error_model="numpy")
 def _pull(  # type: ignore[no-untyped-def]
     masks, totals, first, chances, pair_box, pair_points, basic, cap, slot_of, next_rows, next_values,
     start, out,
@@ -190,7 +190,7 @@ def _pull(  # type: ignore[no-untyped-def]
                 )
 
 
-@numba.njit(nogil=True, cache=True, error_model="numpy")
+@jit(nogil=True, cache=True, error_model="numpy")
 def _support(values, start, tiny):  # type: ignore[no-untyped-def]
     """Each row's first and last entry above ``tiny`` (an empty row: first past last)."""
     rows = start.shape[0] - 1
@@ -206,7 +206,7 @@ def _support(values, start, tiny):  # type: ignore[no-untyped-def]
     return low, high
 
 
-@numba.njit(nogil=True, cache=True, error_model="numpy")
+@jit(nogil=True, cache=True, error_model="numpy")
 def _compact(pmf, start, trim, scale):  # type: ignore[no-untyped-def]
     """Each row's survival function, trimmed and rounded: ``(values, start, low)``."""
     rows = start.shape[0] - 1
@@ -241,7 +241,7 @@ def _compact(pmf, start, trim, scale):  # type: ignore[no-untyped-def]
     return values, out_start, low
 
 
-@numba.njit(nogil=True, cache=True, error_model="numpy")
+@jit(nogil=True, cache=True, error_model="numpy")
 def _survival_at(values, start, low, scale, row, needed):  # type: ignore[no-untyped-def]
     """A trimmed survival row's chance of ``needed`` more points (1 below the row, 0 beyond it)."""
     x = needed - low[row]
@@ -252,7 +252,7 @@ def _survival_at(values, start, low, scale, row, needed):  # type: ignore[no-unt
     return values[start[row] + x] / scale
 
 
-@numba.njit(nogil=True, cache=True, error_model="numpy")
+@jit(nogil=True, cache=True, error_model="numpy")
 def _at_least(values, start, low, survival, scale, rows, needed, out):  # type: ignore[no-untyped-def]
     for i in range(rows.shape[0]):
         row = rows[i]
@@ -267,7 +267,7 @@ def _at_least(values, start, low, survival, scale, rows, needed, out):  # type: 
             out[i] = tail
 
 
-@numba.njit(nogil=True, cache=True, error_model="numpy")
+@jit(nogil=True, cache=True, error_model="numpy")
 def _one_turn_on(  # type: ignore[no-untyped-def]
     masks, totals, needed, which, chances, pair_box, pair_points, basic, cap, row_of, values, start, low,
     scale, out,
@@ -292,7 +292,7 @@ def _one_turn_on(  # type: ignore[no-untyped-def]
         out[i] = total
 
 
-@numba.njit(nogil=True, cache=True, error_model="numpy", boundscheck=False)
+@jit(nogil=True, cache=True, error_model="numpy", boundscheck=False)
 def _add_survival(into, weight, values, start, low, scale, row, shift):  # type: ignore[no-untyped-def]
     """``into[x] += weight * P(points to come >= x - shift)`` for every ``x`` from 1 on, from a trimmed
     survival row (1 below it, 0 beyond it): a run of ones, the row itself, then nothing, each a
@@ -307,13 +307,13 @@ def _add_survival(into, weight, values, start, low, scale, row, shift):  # type:
         _add_scaled(into[ones:end], values[begin : begin + end - ones], weight / scale)
 
 
-@numba.njit(nogil=True, cache=True, error_model="numpy", boundscheck=False)
+@jit(nogil=True, cache=True, error_model="numpy", boundscheck=False)
 def _add_constant(into, weight):  # type: ignore[no-untyped-def]
     for u in range(into.shape[0]):
         into[u] += weight
 
 
-@numba.njit(nogil=True, cache=True, error_model="numpy")
+@jit(nogil=True, cache=True, error_model="numpy")
 def _dense_rows(values, start, low, scale, rows, out):  # type: ignore[no-untyped-def]
     """``out[i, x]``: row ``rows[i]``'s chance of ``x`` more points or more, for every ``x``."""
     for i in range(rows.shape[0]):
@@ -322,7 +322,7 @@ def _dense_rows(values, start, low, scale, rows, out):  # type: ignore[no-untype
         out[i, 0] = 1.0
 
 
-@numba.njit(nogil=True, cache=True, error_model="numpy")
+@jit(nogil=True, cache=True, error_model="numpy")
 def _dense_one_turn_on(  # type: ignore[no-untyped-def]
     masks, totals, chances, pair_box, pair_points, basic, cap, row_of, values, start, low, scale, out,
 ):  # fmt: skip
@@ -595,7 +595,7 @@ def _reach(rules: RuleSet) -> IntArray:
 # difference: the points on the sheet stay what they are.
 
 
-@numba.njit(nogil=True, cache=True, error_model="numpy")
+@jit(nogil=True, cache=True, error_model="numpy")
 def _push(  # type: ignore[no-untyped-def]
     masks, totals, rows, vectors, sources, chances, pair_box, pair_points, basic, cap, landing, to_rows,
     to_vectors, buffer,

@@ -19,7 +19,8 @@ Kept multisets and rolls share one numbering, :attr:`TurnTables.keeps` keeps (si
 dice-1, in :class:`DiceSpace` order) and then the rolls: a keep's flat index is its row.
 
 The loops are compiled by Numba once per machine (its cache sits beside this file, or in
-``NUMBA_CACHE_DIR``) and release the interpreter's lock, so threads share a solve's batches.
+``NUMBA_CACHE_DIR``), Numba itself loaded when the first of them runs (:mod:`compiled`), and
+they release the interpreter's lock, so threads share a solve's batches.
 Every sum is taken in the same order as the definition above says (a keep's six children one
 after the other, then times 1/6; a turn's rolls in order), so results do not depend on how
 the columns are batched.
@@ -31,9 +32,9 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-import numba
 import numpy as np
 
+from kismet_dice.strategy.compiled import jit
 from kismet_dice.strategy.dice_space import FloatArray, IntArray
 from kismet_dice.strategy.ruleset import RuleSet
 
@@ -46,7 +47,7 @@ arrays for them (about 1.5 MB for Kismet) stay within the processor's caches."""
 _JIT: dict[str, Any] = {"nogil": True, "cache": True, "error_model": "numpy", "boundscheck": False}
 
 
-@numba.njit(**_JIT)
+@jit(**_JIT)
 def width_for(columns):  # type: ignore[no-untyped-def]
     """How many columns to compute together for a batch of ``columns``: :data:`BLOCK`, or for a
     small batch (a computer's turn asks about a few dozen positions) as few as it needs, rounded up
@@ -192,7 +193,7 @@ def tables_of(rules: RuleSet) -> TurnTables:
 # reads all its sources and writes it once: a row written source by source costs twice as much.
 
 
-@numba.njit(**_JIT)
+@jit(**_JIT)
 def _nexts(values, masks, totals, start, cap, basic, scores, score_count, out):  # type: ignore[no-untyped-def]
     """``out[b, g, c]``: the value after entering box b with its g-th distinct score, for the block of
     columns from ``start`` (``-inf`` where b is filled); returns which boxes are open anywhere."""
@@ -220,7 +221,7 @@ def _nexts(values, masks, totals, start, cap, basic, scores, score_count, out): 
     return open_any
 
 
-@numba.njit(**_JIT)
+@jit(**_JIT)
 def _final(  # type: ignore[no-untyped-def]
     zero_group, scoring_start, scoring_roll, scoring_group, scoring_points, nexts, open_any, stop
 ):
@@ -251,7 +252,7 @@ def _final(  # type: ignore[no-untyped-def]
                 row[c] = worth if worth > row[c] else row[c]
 
 
-@numba.njit(**_JIT)
+@jit(**_JIT)
 def _final_boxes(  # type: ignore[no-untyped-def]
     zero_group, scoring_start, scoring_roll, scoring_group, scoring_points, nexts, open_any, stop, box_of
 ):
@@ -288,7 +289,7 @@ def _final_boxes(  # type: ignore[no-untyped-def]
                 which[c] = b if better else which[c]
 
 
-@numba.njit(**_JIT)
+@jit(**_JIT)
 def _kept(children, inverse, work):  # type: ignore[no-untyped-def]
     """Rows 0 to keeps-1 of ``work``: each keep's average over its children (the rolls' rows hold the
     values with the roll taken). Larger keeps first, as their children must be ready."""
@@ -313,7 +314,7 @@ def _kept(children, inverse, work):  # type: ignore[no-untyped-def]
                 row[c] *= inverse
 
 
-@numba.njit(**_JIT)
+@jit(**_JIT)
 def _best(parents, parent_count, keeps, stop, work):  # type: ignore[no-untyped-def]
     """Each keep's row becomes the best of it and its sub-multisets; each roll's row the best of
     entering it (``stop``) and keeping any proper sub-multiset. Smaller multisets first."""
@@ -349,7 +350,7 @@ def _best(parents, parent_count, keeps, stop, work):  # type: ignore[no-untyped-
                     row[c] = max(row[c], other[c])
 
 
-@numba.njit(**_JIT)
+@jit(**_JIT)
 def _expectation(probabilities, keeps, work, out, start):  # type: ignore[no-untyped-def]
     """``out[start + c]``: the average of column c over a first roll of all the dice (rolls in order)."""
     block = work.shape[1]
@@ -363,7 +364,7 @@ def _expectation(probabilities, keeps, work, out, start):  # type: ignore[no-unt
         out[start + c] = total[c]
 
 
-@numba.njit(**_JIT)
+@jit(**_JIT)
 def _start_values(  # type: ignore[no-untyped-def]
     values, masks, totals, cap, box_arrays, lattice, probabilities, rerolls, out
 ):
@@ -388,7 +389,7 @@ def _start_values(  # type: ignore[no-untyped-def]
         _expectation(probabilities, keeps, work, out, start)
 
 
-@numba.njit(**_JIT)
+@jit(**_JIT)
 def _stop_values(values, masks, totals, cap, box_arrays, out):  # type: ignore[no-untyped-def]
     """``out[r, c]``: each column's best box for roll r with no roll left."""
     block = width_for(masks.shape[0])
@@ -404,7 +405,7 @@ def _stop_values(values, masks, totals, cap, box_arrays, out):  # type: ignore[n
         out[:, start : start + width] = stop[:, :width]
 
 
-@numba.njit(**_JIT)
+@jit(**_JIT)
 def _best_boxes(values, masks, totals, cap, box_arrays, points, group, out):  # type: ignore[no-untyped-def]
     """``out[r, c]``: the box each column enters roll r in with no roll left: the best, the top one on a
     tie (the advisor's order)."""
@@ -434,7 +435,7 @@ def _best_boxes(values, masks, totals, cap, box_arrays, points, group, out):  # 
         out[:, start : start + width] = which[:, :width]
 
 
-@numba.njit(**_JIT)
+@jit(**_JIT)
 def _turn_from(lattice, stop, keeps_out, choose_out):  # type: ignore[no-untyped-def]
     """Every value of a turn whose value with no roll left is ``stop``: ``keeps_out[j, k, c]`` (keeping
     k with j rolls left), ``choose_out[j, r, c]`` (the best with dice r and j rolls left; j = 0 is
@@ -464,7 +465,7 @@ def _turn_from(lattice, stop, keeps_out, choose_out):  # type: ignore[no-untyped
 # --- the hard player's turn as chances ---------------------------------------------------------
 
 
-@numba.njit(**_JIT)
+@jit(**_JIT)
 def _best_ranked(parents, parent_count, keeps, rank, work, which):  # type: ignore[no-untyped-def]
     """Like :func:`_best` without the rolls' ``stop``: each keep's row becomes the best of it and its
     sub-multisets, each roll's row the best of its proper sub-multisets, and ``which`` the advisor's
@@ -490,7 +491,7 @@ def _best_ranked(parents, parent_count, keeps, rank, work, which):  # type: igno
                 chosen[c] = picked[c] if better else chosen[c]
 
 
-@numba.njit(**_JIT)
+@jit(**_JIT)
 def _endings(  # type: ignore[no-untyped-def]
     values, masks, totals, cap, box_arrays, lattice, probabilities, rerolls, points, group, rank, pair_of,
     start_chances, left, out,

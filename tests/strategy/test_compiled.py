@@ -1,0 +1,43 @@
+"""Numba is loaded only when a compiled loop first runs, and then every loop of its module at once."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+
+from kismet_dice.strategy import compiled
+
+
+def test_the_command_and_its_layers_load_without_numba() -> None:
+    # A fresh interpreter: this one has long since run the loops.
+    probe = "import sys, kismet_dice.cli, kismet_dice.session; print('numba' in sys.modules)"
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert done.stdout.strip() == "False"
+
+
+def test_a_first_call_compiles_every_loop_of_its_module_and_a_loop_may_call_another() -> None:
+    namespace: dict[str, object] = {}
+    exec(  # a module of its own, so that the test sees its namespace change
+        "from kismet_dice.strategy.compiled import jit\n"
+        "@jit(cache=False)\n"
+        "def inner(x):\n"
+        "    return x + 1\n"
+        "@jit(cache=False)\n"
+        "def outer(values):\n"
+        "    total = 0.0\n"
+        "    for value in values:\n"
+        "        total += inner(value)\n"
+        "    return total\n",
+        namespace,
+    )
+    stand_in = namespace["outer"]
+    assert isinstance(stand_in, compiled.Deferred) and isinstance(namespace["inner"], compiled.Deferred)
+    assert stand_in(np.array([1.0, 2.0, 3.0])) == 9.0
+    assert type(namespace["outer"]).__name__ == "CPUDispatcher"
+    assert type(namespace["inner"]).__name__ == "CPUDispatcher"
+    # A reference taken before still works, through the compiled loop.
+    assert stand_in(np.array([0.5])) == 1.5
