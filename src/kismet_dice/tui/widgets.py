@@ -65,7 +65,7 @@ class DieView(Static):
         self.position = position
 
     def show(self, face: int | None, held: bool) -> None:
-        self.update(die_face(face, self.position, held))
+        show_text(self, die_face(face, self.position, held))
         self.set_class(held, "held")
 
     def on_click(self) -> None:
@@ -157,6 +157,7 @@ class SheetView(DataTable[Text]):
     def __init__(self) -> None:
         super().__init__(cursor_type="row", zebra_stripes=False, id="sheets")
         self._columns: tuple[tuple[int, str], ...] = ()
+        self._drawn: list[list[Text]] = []  # the cells on screen, row by row
         self.enter_at_once = False
 
     def show(
@@ -172,6 +173,8 @@ class SheetView(DataTable[Text]):
         seats = tuple(range(len(names)) if shown is None else shown)
         columns = tuple((seat, names[seat]) for seat in seats)
         picked = [sheets[seat] for seat in seats]
+        rows = [self._row(box, seats, picked, current, options, chosen) for box in Box]
+        rows += [self._summary(key, picked) for key in _SUMMARY_ROWS]
         if columns != self._columns:
             row = self.cursor_row
             self.clear(columns=True)
@@ -181,19 +184,19 @@ class SheetView(DataTable[Text]):
                 self.add_column(
                     Text(name[:COLUMN_WIDTH], justify="right"), key=f"seat-{seat}", width=COLUMN_WIDTH
                 )
-            for box in Box:
-                self.add_row(*self._row(box, seats, picked, current, options, chosen), key=box.name)
-            for key in _SUMMARY_ROWS:
-                self.add_row(*self._summary(key, picked), key=key)
+            for key, cells in zip([box.name for box in Box] + list(_SUMMARY_ROWS), rows, strict=True):
+                self.add_row(*cells, key=key)
+            self._drawn = rows
             # The same box stays highlighted when the columns change.
             self.move_cursor(row=max(row, 0), animate=False)
             return
-        for box in Box:
-            for column, cell in enumerate(self._row(box, seats, picked, current, options, chosen)):
-                self.update_cell_at(Coordinate(box.value - 1, column), cell)
-        for offset, key in enumerate(_SUMMARY_ROWS):
-            for column, cell in enumerate(self._summary(key, picked)):
-                self.update_cell_at(Coordinate(len(Box) + offset, column), cell)
+        # Only the cells that changed: any change draws the whole table again, which was most of
+        # the time a key took (holding a die changes no cell at all).
+        for number, (cells, drawn) in enumerate(zip(rows, self._drawn, strict=True)):
+            for column, (cell, before) in enumerate(zip(cells, drawn, strict=True)):
+                if _looks(cell) != _looks(before):
+                    self.update_cell_at(Coordinate(number, column), cell)
+        self._drawn = rows
 
     def _row(
         self,
@@ -251,6 +254,21 @@ class SheetView(DataTable[Text]):
             self.cursor_coordinate = Coordinate(row, meta["column"])
 
 
+def _looks(cell: Text | str) -> tuple[object, ...]:
+    """What a text shows: Rich's own comparison of texts leaves out their style and justification."""
+    if isinstance(cell, str):
+        return (cell,)
+    return (cell.plain, str(cell.style), cell.justify, tuple(cell.spans))
+
+
+def show_text(widget: Static, content: Text | str) -> None:
+    """Put ``content`` in ``widget`` if it shows something else: every update lays the whole
+    screen out and draws it again, and a key changes only a few of a table's texts."""
+    before = widget.content
+    if not isinstance(before, (Text, str)) or _looks(before) != _looks(content):
+        widget.update(content)
+
+
 class Status(Static):
     """Whose turn it is, the round and the rolls left."""
 
@@ -268,6 +286,7 @@ __all__ = [
     "next_tier_cell",
     "sheet_width",
     "sheets_that_fit",
+    "show_text",
 ]
 
 

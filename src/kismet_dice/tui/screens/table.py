@@ -37,6 +37,7 @@ from kismet_dice.tui.widgets import (
     StoryLog,
     sheet_width,
     sheets_that_fit,
+    show_text,
 )
 
 
@@ -180,18 +181,18 @@ class TableScreen(Screen[None]):
         self.query_one(SheetView).show(
             game.names, sheets, game.current_player, options, chosen=self.chosen, shown=shown
         )
-        self.query_one(Status).update(self.status_text())
+        show_text(self.query_one(Status), self.status_text())
         hint = self.query_one("#sheet-hint", Static)
         hint.display = len(shown) < players
         if len(shown) < players:
-            hint.update(f"{len(shown)} of {players} sheets · s shows the others")
+            show_text(hint, f"{len(shown)} of {players} sheets · s shows the others")
         choice = self.query_one("#choice", Static)
         if choice.display != (self.chosen is not None):
             # The log gets shorter or taller: keep its latest line in view.
             log = self.query_one(StoryLog)
             self.call_after_refresh(log.scroll_end, animate=False)
         choice.display = self.chosen is not None
-        choice.update(self.choice_text())
+        show_text(choice, self.choice_text())
 
     def choice_text(self) -> str:
         """What the chosen box would score, and how to enter it or drop it."""
@@ -283,7 +284,7 @@ class TableScreen(Screen[None]):
             return  # the game moved on meanwhile: its own chances are on their way
         line = self.query_one("#chances", Static)
         line.display = True
-        line.update(win_words(game.names, found))
+        show_text(line, win_words(game.names, found))
         if not self._model_told:
             self._model_told = True
             self._log(WIN_MODEL)
