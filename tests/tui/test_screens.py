@@ -141,6 +141,19 @@ async def test_help_and_rules_open_from_the_start_screen_and_the_table(storage: 
         assert isinstance(app.screen, HelpScreen)
 
 
+async def test_the_help_opens_again_where_it_was_left(storage: Storage) -> None:
+    app = KismetApp(storage, rng=ScriptedDice([4]), pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("?", "pagedown")
+        help_screen = app.screen
+        assert isinstance(help_screen, HelpScreen)
+        read_to = help_screen.query_one("#rules-text").scroll_y
+        assert read_to > 0
+        await pilot.press("escape", "enter", "?")  # closed, then opened again from the table
+        assert app.screen is help_screen
+        assert help_screen.query_one("#rules-text").scroll_y == read_to
+
+
 async def test_settings_are_saved_and_used(storage: Storage) -> None:
     app = KismetApp(storage, rng=ScriptedDice([4, 1, 1, 2, 3, 4]), pace=0)
     async with app.run_test(size=(80, 24)) as pilot:

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from typing import Any, ClassVar
 
 from textual.app import App
+from textual.screen import Screen
 from textual.widget import AwaitMount
 
 from kismet_dice.game import DiceSource, HouseRules
@@ -25,7 +27,7 @@ from kismet_dice.session import (
 from kismet_dice.session.statistics import statistics
 from kismet_dice.storage import SavedGameError, Storage
 from kismet_dice.strategy import Computer, ComputerPlayer, Goal, Level
-from kismet_dice.tui.screens.dialogs import NameScreen
+from kismet_dice.tui.screens.dialogs import HelpScreen, NameScreen, RulesScreen
 from kismet_dice.tui.screens.end import EndScreen
 from kismet_dice.tui.screens.hall import HallScreen
 from kismet_dice.tui.screens.settings import SettingsScreen
@@ -48,6 +50,10 @@ class KismetApp(App[None]):
     TITLE = "Kismet"
     # The footer's room is for the game's keys; every command has a key of its own.
     ENABLE_COMMAND_PALETTE = False
+    # The rules and the help are made the first time they are opened and kept: rendering either
+    # text takes over a second (Textual makes a widget of each paragraph and table cell), and a
+    # kept screen opens again at once, where it was left.
+    SCREENS: ClassVar[dict[str, Callable[[], Screen[Any]]]] = {"rules": RulesScreen, "help": HelpScreen}
 
     def __init__(
         self,

@@ -136,7 +136,7 @@ class HelpScreen(MarkdownScreen):
 
     def action_rules(self) -> None:
         self.dismiss(None)
-        self.app.push_screen(RulesScreen())
+        self.app.push_screen("rules")
 
 
 class RollOffScreen(ModalScreen[None]):

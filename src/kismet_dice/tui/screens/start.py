@@ -17,7 +17,7 @@ from kismet_dice.rules import IllegalAction
 from kismet_dice.session import MAX_SEATS, Seat, Setup
 from kismet_dice.storage import SavedGame
 from kismet_dice.strategy import LEVELS, Level
-from kismet_dice.tui.screens.dialogs import ConfirmScreen, HelpScreen, RulesScreen
+from kismet_dice.tui.screens.dialogs import ConfirmScreen
 
 HUMAN = "human"
 
@@ -251,10 +251,10 @@ class StartScreen(Screen[None]):
         await self.app.run_action("show_stats")
 
     def action_rules(self) -> None:
-        self.app.push_screen(RulesScreen())
+        self.app.push_screen("rules")
 
     def action_help(self) -> None:
-        self.app.push_screen(HelpScreen())
+        self.app.push_screen("help")
 
     async def action_settings(self) -> None:
         await self.app.run_action("settings")

@@ -21,10 +21,8 @@ from kismet_dice.session.win_chances import words as win_words
 from kismet_dice.strategy import Computer, Option, hold_for
 from kismet_dice.tui.screens.dialogs import (
     ConfirmScreen,
-    HelpScreen,
     NoticeScreen,
     RollOffScreen,
-    RulesScreen,
 )
 from kismet_dice.tui.screens.strategy import AdviceScreen, PreparingScreen
 from kismet_dice.tui.widgets import (
@@ -515,10 +513,10 @@ class TableScreen(Screen[None]):
         self.action_roll()
 
     def action_rules(self) -> None:
-        self.app.push_screen(RulesScreen())
+        self.app.push_screen("rules")
 
     def action_help(self) -> None:
-        self.app.push_screen(HelpScreen())
+        self.app.push_screen("help")
 
     def leave_question(self) -> str:
         """The question asked before leaving, saying what leaving keeps and what it loses."""
