@@ -2,20 +2,29 @@
 
 Perfect play is the hard player (every decision maximises the expected total). Its distribution
 of totals comes from :func:`perfect_play_distribution`: exact when it is stored, else drawn from
-simulated games. The easy and medium players are
-always simulated. Made once per process for each table and number of games, then kept.
+simulated games. The easy and medium players are always simulated.
+
+The simulated games take seconds (about 9 on the 2-core machine), and every ``kismet stats
+--chart`` is a process of its own: what they found is stored beside the strategy table, in its
+checked format (:mod:`~kismet_dice.strategy.stored`), the first time, and kept for the process.
 """
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
+import numpy as np
+
+from kismet_dice.rules import Box
+from kismet_dice.strategy import stored
 from kismet_dice.strategy.distribution import distribution_path, load
 from kismet_dice.strategy.simulate import Played, run, summarise
-from kismet_dice.strategy.table import StrategyTable
+from kismet_dice.strategy.table import StrategyTable, table_dir
 
 PERFECT = "perfect play"
 """The name perfect play goes by in charts and JSON."""
@@ -29,6 +38,13 @@ OTHER_GAMES = 600
 
 SEED = 13
 """Every reference is made from the same games, so the charts do not move between runs."""
+
+FORMAT = "kismet-dice reference games"
+VERSION = 1
+"""Raised whenever the players or the simulation change, so that games stored before are played again."""
+
+SIMULATED = ("hard", "medium", "easy")
+"""The players whose games are stored, in the file's order."""
 
 
 @dataclass(frozen=True)
@@ -59,16 +75,112 @@ def _distribution(played: Played) -> dict[int, float]:
     return shares(Counter(int(total) for total in played.totals))
 
 
-def perfect_play_distribution(table: StrategyTable, hard: Played) -> dict[int, float]:
+def perfect_play_distribution(table: StrategyTable, hard: dict[int, float]) -> dict[int, float]:
     """The probability of each final total under perfect play from an empty sheet.
 
     The exact distribution when it is stored beside the table (``kismet chances`` works it out
-    the first time, seconds); otherwise the share of each total among the simulated games
-    ``hard``, since a chart should not start a long computation. Everything that draws perfect
-    play (the command's charts, the web, the terminal) comes through this function.
+    the first time, seconds); otherwise ``hard``, the share of each total among simulated games,
+    since a chart should not start a long computation. Everything that draws perfect play (the
+    command's charts, the web, the terminal) comes through this function.
     """
     exact = load(table.rules, distribution_path(table.rules))
-    return exact.by_total() if exact is not None else _distribution(hard)
+    return exact.by_total() if exact is not None else hard
+
+
+@dataclass(frozen=True)
+class Simulated:
+    """What the simulated games found: each player's share of every total (by :data:`SIMULATED`
+    name), and the hard player's mean points in each box (by box name)."""
+
+    distributions: dict[str, dict[int, float]]
+    box_mean: dict[str, float]
+
+
+def simulate(table: StrategyTable, perfect_games: int, other_games: int) -> Simulated:
+    """Play the reference games now (seconds)."""
+    hard = run("hard", perfect_games, seed=SEED, table=table, processes=1)
+    distributions = {"hard": _distribution(hard)}
+    for level in SIMULATED[1:]:
+        distributions[level] = _distribution(run(level, other_games, seed=SEED, processes=1))
+    # The mean per box needs sheets, which a distribution of totals does not hold.
+    return Simulated(distributions, dict(summarise("hard", hard).box_mean))
+
+
+def reference_path(table: StrategyTable, directory: Path | None = None) -> Path:
+    """Beside the strategy table, named after the same rules."""
+    rules = table.rules
+    return (directory or table_dir()) / f"{rules.name}-{rules.fingerprint[:16]}.reference"
+
+
+def _header(table: StrategyTable, perfect_games: int, other_games: int) -> dict[str, object]:
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "rules": table.rules.fingerprint,
+        "perfect_games": perfect_games,
+        "other_games": other_games,
+        "seed": SEED,
+        "boxes": [box.name for box in Box],
+    }
+
+
+def save(
+    table: StrategyTable, simulated: Simulated, path: Path, perfect_games: int, other_games: int
+) -> None:
+    """Write atomically: each player's shares from its lowest total on, then the box means."""
+    lowest, lengths, parts = [], [], []
+    for name in SIMULATED:
+        shares = simulated.distributions[name]
+        low = min(shares)
+        dense = np.zeros(max(shares) - low + 1)
+        for total, share in shares.items():
+            dense[total - low] = share
+        lowest.append(low)
+        lengths.append(len(dense))
+        parts.append(dense)
+    parts.append(np.array([simulated.box_mean[box.name] for box in Box]))
+    header = {**_header(table, perfect_games, other_games), "lowest": lowest, "lengths": lengths}
+    stored.write(path, header, np.concatenate(parts))
+
+
+def load_simulated(
+    table: StrategyTable, path: Path, perfect_games: int, other_games: int
+) -> Simulated | None:
+    """The games stored at ``path`` for this table and these numbers of games, or ``None`` if
+    missing, damaged or another's.
+
+    >>> import tempfile
+    >>> from kismet_dice.strategy.ruleset import kismet_rules
+    >>> table = StrategyTable(kismet_rules(), np.zeros((1, 1)))
+    >>> found = Simulated({"hard": {300: 1.0}, "medium": {200: 0.5, 202: 0.5}, "easy": {150: 1.0}},
+    ...                   {box.name: 1.5 for box in Box})
+    >>> place = Path(tempfile.mkdtemp()) / "k.reference"
+    >>> save(table, found, place, 10, 6)
+    >>> load_simulated(table, place, 10, 6) == found, load_simulated(table, place, 10, 7)
+    (True, None)
+    """
+    read = stored.read(path, _header(table, perfect_games, other_games))
+    if read is None:
+        return None
+    header, values = read
+    lowest, lengths = header.get("lowest"), header.get("lengths")
+    if (
+        not isinstance(lowest, list)
+        or not isinstance(lengths, list)
+        or len(lowest) != len(SIMULATED)
+        or len(lengths) != len(SIMULATED)
+        or not all(isinstance(n, int) and n > 0 for n in lengths)
+        or not all(isinstance(n, int) for n in lowest)
+        or len(values) != sum(lengths) + len(Box)
+    ):
+        return None
+    distributions, start = {}, 0
+    for name, low, length in zip(SIMULATED, lowest, lengths, strict=True):
+        part = values[start : start + length]
+        distributions[name] = {low + i: float(share) for i, share in enumerate(part) if share > 0}
+        start += length
+    box_mean = {box.name: float(mean) for box, mean in zip(Box, values[start:], strict=True)}
+    return Simulated(distributions, box_mean)
 
 
 _made: dict[tuple[str, int, int], Reference] = {}
@@ -78,18 +190,26 @@ _lock = threading.Lock()
 def reference(
     table: StrategyTable, *, perfect_games: int = PERFECT_GAMES, other_games: int = OTHER_GAMES
 ) -> Reference:
-    """The reference for the charts: made the first time (a few seconds), then kept for the process."""
+    """The reference for the charts: the stored games, else games played now (seconds) and stored;
+    kept for the process."""
     key = (table.rules.fingerprint, perfect_games, other_games)
     with _lock:
         found = _made.get(key)
         if found is None:
-            hard = run("hard", perfect_games, seed=SEED, table=table, processes=1)
-            perfect = perfect_play_distribution(table, hard)
-            distributions = {PERFECT: perfect}
-            for level in ("medium", "easy"):
-                distributions[level] = _distribution(run(level, other_games, seed=SEED, processes=1))
-            mean = sum(total * p for total, p in perfect.items())
-            # The mean per box needs sheets, which a distribution of totals does not hold.
-            found = Reference(distributions, mean, dict(summarise("hard", hard).box_mean))
+            path = reference_path(table)
+            simulated = load_simulated(table, path, perfect_games, other_games)
+            if simulated is None:
+                simulated = simulate(table, perfect_games, other_games)
+                with contextlib.suppress(OSError):  # a home that cannot be written plays them each time
+                    save(table, simulated, path, perfect_games, other_games)
+            found = _reference(table, simulated)
             _made[key] = found
         return found
+
+
+def _reference(table: StrategyTable, simulated: Simulated) -> Reference:
+    # Exact perfect play whenever it is stored, even if it was not when the games were played.
+    perfect = perfect_play_distribution(table, simulated.distributions["hard"])
+    distributions = {PERFECT: perfect, **{level: simulated.distributions[level] for level in SIMULATED[1:]}}
+    mean = sum(total * p for total, p in perfect.items())
+    return Reference(distributions, mean, simulated.box_mean)

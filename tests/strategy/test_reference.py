@@ -1,0 +1,54 @@
+"""The games the charts compare a person with are played once per machine, then read back."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kismet_dice.rules import Box
+from kismet_dice.strategy.reference import (
+    PERFECT,
+    Simulated,
+    load_simulated,
+    reference,
+    reference_path,
+    save,
+    simulate,
+)
+from kismet_dice.strategy.table import StrategyTable
+
+
+def test_the_reference_games_are_stored_beside_the_table_as_they_were_played(
+    kismet_table: StrategyTable, home: Path
+) -> None:
+    found = reference(kismet_table, perfect_games=300, other_games=30)
+    path = reference_path(kismet_table)
+    assert path.parent == home / "tables"
+    kept = load_simulated(kismet_table, path, 300, 30)
+    assert kept is not None
+    assert kept == simulate(kismet_table, 300, 30)  # the same seeded games, played again here
+    assert found.distributions["medium"] == kept.distributions["medium"]
+    assert found.perfect == kept.distributions["hard"]  # no exact distribution in this home
+    assert found.box_mean == kept.box_mean
+    # Another number of games is other games: this file is not theirs.
+    assert load_simulated(kismet_table, path, 300, 31) is None
+
+
+def test_stored_games_are_read_back_instead_of_played(kismet_table: StrategyTable) -> None:
+    made_up = Simulated(
+        {"hard": {300: 1.0}, "medium": {250: 0.25, 260: 0.75}, "easy": {150: 1.0}},
+        {box.name: 2.0 for box in Box},
+    )
+    save(kismet_table, made_up, reference_path(kismet_table), 302, 30)
+    found = reference(kismet_table, perfect_games=302, other_games=30)
+    assert found.distributions == {PERFECT: {300: 1.0}, "medium": {250: 0.25, 260: 0.75}, "easy": {150: 1.0}}
+    assert found.perfect_mean == 300.0
+
+
+def test_a_damaged_file_is_played_again_and_written_anew(kismet_table: StrategyTable) -> None:
+    path = reference_path(kismet_table)
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b'{"format": "kismet-dice reference games"}\n\x00\x01')
+    found = reference(kismet_table, perfect_games=301, other_games=30)
+    kept = load_simulated(kismet_table, path, 301, 30)
+    assert kept is not None and kept.distributions["easy"] == found.distributions["easy"]
+    assert abs(sum(found.distributions["easy"].values()) - 1.0) < 1e-12
