@@ -14,7 +14,8 @@ every position stored on this machine (worked out the first time), and prints:
 
 Each game has dice of its own (drawn from the seed and the game's number), so a run gives the same
 figures whatever the number of worker processes (``--workers``, default one per core) that share
-its games.
+its games, and a long run may be played in parts (``--first``): each part prints the sums that
+add up to the whole run's figures.
 
 The targets (a win rate of at least 51.0% against one hard player over 200,000 games, 34.5% against
 two) need far more games than a quick run: the standard error printed says what a run can tell.
@@ -135,6 +136,13 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--players", type=int, choices=(2, 3), default=2)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--first",
+        type=int,
+        default=0,
+        help="the number of the first game: a run too long for one sitting is played in parts "
+        "(--first 0 --games 100000, then --first 100000 ...), whose sums add up",
+    )
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument(
         "--hard-only",
@@ -151,7 +159,8 @@ def main() -> int:
     signal.signal(signal.SIGINT, signal.default_int_handler)
     started = time.perf_counter()
     tally = Tally()
-    batches = [(first, min(BATCH, options.games - first)) for first in range(0, options.games, BATCH)]
+    end = options.first + options.games
+    batches = [(first, min(BATCH, end - first)) for first in range(options.first, end, BATCH)]
     calibrate = not options.no_calibration
     with concurrent.futures.ProcessPoolExecutor(options.workers, initializer=_start) as pool:
         running = [
@@ -184,6 +193,11 @@ def main() -> int:
     print(
         f"{first}'s win rate {rate:.2%} (standard error {error:.2%}); the other hard players' "
         f"{np.mean(tally.won[1 : options.players]) / games:.2%}; even would be {1 / options.players:.2%}"
+    )
+    print(
+        f"games {options.first} to {options.first + games - 1} (if none was dropped); to add parts up: "
+        f"{games} games, {tally.won[0]:.1f} shares won, {tally.squares:.2f} their squares "
+        "(rate = shares / games; standard error = sqrt((squares / games - rate^2) / games))"
     )
     for name, found in tally.times.items():
         if not found or not sum(len(part) for part in found):
