@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from rich.text import Text
+from textual.coordinate import Coordinate
 from textual.widgets import Input, RichLog
 
 from kismet_dice.game import Rolled, ScriptedDice, SecondKismet
@@ -268,3 +270,26 @@ async def test_whoever_an_entry_pushes_out_is_told_and_not_asked(storage: Storag
         assert (
             f"Bob's {bob} no longer makes the Hall of Fame: Ann's entry just now took the last place." in told
         )
+
+
+async def test_a_held_die_changes_no_cell_of_the_sheet_and_a_roll_only_the_open_boxes(
+    storage: Storage,
+) -> None:
+    # Each cell changed draws the whole sheet again: a key that changes none must update none.
+    app = make_app(storage, [4, 1, 2, 3, 4, 6, 5, 5, 5, 5])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter", "space")
+        sheet = table_of(app).query_one(SheetView)
+        updated: list[tuple[int, int]] = []
+        update = sheet.update_cell_at
+
+        def counting(coordinate: Coordinate, value: Text, *, update_width: bool = False) -> None:
+            updated.append((coordinate.row, coordinate.column))
+            update(coordinate, value, update_width=update_width)
+
+        sheet.update_cell_at = counting  # type: ignore[method-assign]
+        await pilot.press("1", "1", "2")
+        assert updated == []
+        await pilot.press("space")  # 1 held: 1 5 5 5 5, and every open box scores anew
+        assert updated and {column for _, column in updated} == {1}
+        assert str(sheet.get_cell_at(Coordinate(Box.FIVES.value - 1, 1))) == "(20)"
