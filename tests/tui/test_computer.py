@@ -24,6 +24,7 @@ from kismet_dice.tui.screens.strategy import AdviceScreen, PreparingScreen, opti
 from kismet_dice.tui.screens.table import TableScreen
 from kismet_dice.tui.widgets import KEY_OF_BOX
 from tests.support.games import fill_hall, late_solo_faces
+from tests.support.pilot import shown
 
 
 async def test_two_people_and_a_computer_with_its_second_kismet(storage: Storage) -> None:
@@ -34,7 +35,7 @@ async def test_two_people_and_a_computer_with_its_second_kismet(storage: Storage
     app = KismetApp(storage, computer=Computer(), rng=ScriptedDice(faces), pace=0)
     async with app.run_test(size=(110, 30)) as pilot:
         await pilot.press("enter")
-        assert isinstance(app.screen, RollOffScreen)
+        await shown(pilot, RollOffScreen)
         await pilot.press("enter")
         await pilot.pause()
         table = app.screen
@@ -258,7 +259,7 @@ async def test_on_an_80x24_terminal_the_lines_under_the_advice_still_show(
         rows = advice.query_one(DataTable)
         assert rows.region.height < rows.row_count + 1  # the table gives up rows and scrolls
         for name in ("#advice-more", "#hall-line"):
-            shown = advice.query_one(name, Static).region
-            assert shown.height > 0 and shown.bottom <= 24, name
+            region = advice.query_one(name, Static).region
+            assert region.height > 0 and region.bottom <= 24, name
         line = str(advice.query_one("#hall-line", Static).render())
         assert line == narration.hall_chances_later(301, 15, 8)

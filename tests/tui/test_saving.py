@@ -17,6 +17,7 @@ from kismet_dice.tui.screens.hall import HallScreen
 from kismet_dice.tui.screens.start import StartScreen
 from kismet_dice.tui.screens.table import TableScreen
 from kismet_dice.tui.widgets import KEY_OF_BOX
+from tests.support.pilot import shown
 
 
 async def test_quit_and_resume_restore_the_same_state(storage: Storage) -> None:
@@ -141,7 +142,7 @@ async def test_the_last_set_up_is_remembered(storage: Storage) -> None:
         inputs[1].value = "Bob"
         screen.query_one(Checkbox).value = True
         await pilot.click("#start")
-        assert isinstance(app.screen, RollOffScreen)
+        await shown(pilot, RollOffScreen)
     remembered = Setup.from_json(storage.settings.get(SETUP_KEY) or "")
     assert [seat.name for seat in remembered.seats] == ["Ann", "Bob"]
     assert remembered.house_rules.zero_kismet_counts

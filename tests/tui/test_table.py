@@ -20,6 +20,7 @@ from kismet_dice.tui.screens.table import TableScreen
 from kismet_dice.tui.widgets import KEY_OF_BOX, SheetView, StoryLog
 from tests.game.test_solo_game import TURNS
 from tests.support.games import draws, finished_two_player_game, hall_with_one_place_between
+from tests.support.pilot import shown
 
 
 def table_of(app: KismetApp) -> TableScreen:
@@ -152,7 +153,7 @@ async def test_second_kismet_is_announced_and_moves_the_lead(storage: Storage) -
     app = make_app(storage, faces, "Ann", "Bob", "Cid")
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("enter")
-        assert isinstance(app.screen, RollOffScreen)
+        await shown(pilot, RollOffScreen)
         await pilot.press("enter")
         await pilot.press("space", KEY_OF_BOX[Box.KISMET], KEY_OF_BOX[Box.KISMET])  # Ann
         await pilot.press("space", KEY_OF_BOX[Box.YARBOROUGH], KEY_OF_BOX[Box.YARBOROUGH])  # Bob
@@ -206,7 +207,7 @@ async def test_the_roll_off_is_shown_with_its_dice(storage: Storage) -> None:
     app = make_app(storage, [5, 5, 2, 3, 6], "Ann", "Bob", "Cid")
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("enter")
-        assert isinstance(app.screen, RollOffScreen)
+        await shown(pilot, RollOffScreen)
         labels = [str(label.render()) for label in app.screen.query("Label")]
         assert "Ann and Bob tie, and roll again:" in labels
         assert "Bob begins. Play moves to the left." in labels
