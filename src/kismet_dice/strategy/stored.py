@@ -1,5 +1,5 @@
-"""Arrays kept on disk beside each other (the strategy table, the distribution of perfect play),
-in one checked format.
+"""Arrays kept on disk beside each other (the strategy table, the distribution of perfect play,
+the charts' reference games), in one checked format.
 
 A file is one JSON header line (its format and version, the rule set's fingerprint, what else
 the kind of file needs, and a SHA-256 of the data) followed by the values as little-endian
