@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
@@ -91,6 +93,8 @@ class KismetApp(App[None]):
 
     async def on_mount(self) -> None:
         self.apply_theme()
+        if not self.is_headless:
+            self.set_interval(1.0, self._leave_if_the_terminal_closed)
         if self.storage.moved_aside is not None:
             self.notify(self.storage.moved_aside.message, severity="warning", timeout=10)
         # The app takes no key before its mount is over: waiting here for the start screen to be
@@ -101,6 +105,15 @@ class KismetApp(App[None]):
         if self.seats:
             # Leaving this game returns to the start screen, as after any game.
             self.begin(replace(self.remembered_setup(), seats=self.seats))
+
+    def _leave_if_the_terminal_closed(self) -> None:
+        """End the program once its terminal has gone. Started through another program (``make
+        play``), it is not sent the hang-up when the terminal window closes, and Textual's input
+        thread would spin on the end of its input for ever. Every roll and entry is already saved,
+        so nothing is lost."""
+        terminal = sys.__stdin__
+        if terminal is None or not os.isatty(terminal.fileno()):
+            self.exit()
 
     # --- set-up, resuming ---------------------------------------------------------------
 
