@@ -151,10 +151,12 @@ def _next_row(row_of, mask, total, box, points, basic, cap):  # type: ignore[no-
     return row_of[mask | (1 << box), reached]
 
 
-@jit(nogil=True, cache=True, error_model="numpy", boundscheck=False)
+@jit(nogil=True, cache=True, error_model="numpy", boundscheck=False, inline="always")
 def _add_scaled(into, values, weight):  # type: ignore[no-untyped-def]
     """``into += weight * values``, over views that start at their index 0: indices that cannot be
-    negative let the compiler run the loop in vector registers."""
+    negative let the compiler run the loop in vector registers. Inlined where it is called: the
+    forward pass makes some 37 million of these calls, most of them a hundred additions long, and
+    a call of its own cost a tenth of the pass (measured on one thread: 8.3-9.1 s, 7.6-8.5 s inlined)."""
     for u in range(values.shape[0]):
         into[u] += weight * values[u]
 
