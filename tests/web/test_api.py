@@ -377,6 +377,14 @@ def test_the_schema_states_the_real_limits(web: TestClient) -> None:
     assert "Retry-After" in new_game_answers["429"]["headers"]
 
 
+def test_the_limits_tell_the_pace_the_server_was_started_with(tmp_path: Path, dice: QueuedDice) -> None:
+    # kismet serve --pace 0.25: the computer players pause a quarter second, and the limits say so.
+    with client(tmp_path, dice, pace=0.25) as paced:
+        assert paced.get("/api/limits").json()["computer_pace"] == 0.25
+    with client(tmp_path, dice, pace=2.0) as slow:
+        assert slow.get("/api/limits").json()["computer_pace"] == 2.0
+
+
 def test_no_page_of_the_server_loads_a_script_from_elsewhere(web: TestClient) -> None:
     assert web.get("/docs").status_code == 404
     assert "http" not in web.get("/").text.replace("http-equiv", "")

@@ -97,6 +97,8 @@ class WebService:
         # Made on the event loop (the app's lifespan): what the store thread tells goes there.
         self._loop = asyncio.get_running_loop()
         self.store_thread = StoreThread()
+        self.pace = settings.pace
+        """The pause before each action of a computer player, in seconds (what ``/api/limits`` tells)."""
         self.computer = settings.computer if settings.computer is not None else Computer()
         self.stores = Stores(settings.home, database=settings.database)
         self.stores.get().check_writable()  # a store that cannot be written stops the server now

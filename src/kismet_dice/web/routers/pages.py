@@ -11,6 +11,7 @@ from fastapi.responses import HTMLResponse
 
 from kismet_dice import texts
 from kismet_dice.session import LIMITS, narration
+from kismet_dice.web.deps import Service
 from kismet_dice.web.guard import Protections
 from kismet_dice.web.limits import MAX_BODY_BYTES, MAX_MESSAGE_CHARACTERS
 from kismet_dice.web.ratelimit import Rate
@@ -77,16 +78,17 @@ async def rules() -> Rules:
 
 
 @router.get("/api/limits", tags=["pages"])
-async def limits(request: Request) -> LimitsView:
+async def limits(request: Request, service: Service) -> LimitsView:
     """The limits a page must respect: seats, names, levels, boxes, the size of what it sends, the
-    rates of new games and actions per client address, and when untouched games expire."""
+    rates of new games and actions per client address, and when untouched games expire; and this
+    server's pause before each action of a computer player."""
     protections: Protections = request.app.state.protections
     return LimitsView(
         max_seats=LIMITS.max_seats,
         max_name_length=LIMITS.max_name_length,
         levels=list(LIMITS.levels),
         boxes=list(LIMITS.boxes),
-        computer_pace=LIMITS.computer_pace,
+        computer_pace=service.pace,
         min_turn_seconds=LIMITS.min_turn_seconds,
         max_turn_seconds=LIMITS.max_turn_seconds,
         turn_seconds_choices=list(LIMITS.turn_seconds_choices),
