@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import contextlib
+import functools
 import math
 import os
 from collections import Counter
@@ -598,63 +599,74 @@ def _reach(rules: RuleSet) -> IntArray:
 
 
 @jit(nogil=True, cache=True, error_model="numpy")
-def _push(  # type: ignore[no-untyped-def]
-    masks, totals, rows, vectors, sources, chances, pair_box, pair_points, basic, cap, landing, to_rows,
-    to_vectors, buffer,
+def _carry(  # type: ignore[no-untyped-def]
+    totals, rows, vectors, begin, end, chance_of, chances, pair_first, pair_points, basic, cap, landing,
+    afters, to_rows, to_vectors, buffer, spans_only,
 ):  # fmt: skip
-    """Add the rows ``sources``, each through every ending of its turn (``chances[column, pair]`` for
-    ``sources[column]``), to the positions of the next layer.
+    """Carry into the next layer's positions of each mask in ``afters`` every ending that leads there,
+    from the rows ``begin[mask]`` to ``end[mask]`` of each mask with one box fewer filled (the row's
+    turn in ``chances[chance_of[row]]``: -1 for a row that carries nothing).
 
-    ``rows[i]`` (and ``to_rows``) is where row i's vector begins and the first and last u it holds
-    anything for; ``landing[mask, total]`` the row of a position's stand-in times 128, plus how far
-    its total lies above the stand-in's: each ending then costs one miss in each, not five.
+    ``rows[i]`` (and ``to_rows``) is where u = 0 of row i's vector would lie, and the first and last
+    u it holds anything for; ``landing[mask, total]`` the row of a position's stand-in times 128,
+    plus how far its total lies above the stand-in's. With ``spans_only`` no vector is touched:
+    only the first and last u of each position are found, so that its vector can be laid out no
+    wider than it needs (a bound from the boxes alone was two to eight times wider).
 
-    A box outside the Basic section leads to one position whatever it scores: its endings are
-    summed in a buffer of their own first (the next layer's vectors are far apart in memory, so
-    adding to one once per box instead of once per score is what counts)."""
-    pairs = chances.shape[1]
-    for column in range(chances.shape[0]):
-        source = sources[column]
-        base, low, high = rows[source, 0], rows[source, 1], rows[source, 2]
-        if high < low:
-            continue
-        mask, total = masks[source], totals[source]
-        pair = 0
-        while pair < pairs:
-            box = pair_box[pair]
-            end = pair
-            while end < pairs and pair_box[end] == box:
-                end += 1
-            after = mask | (1 << box)
-            if basic[box]:
-                for each in range(pair, end):
-                    weight = chances[column, each]
-                    if weight == 0.0:
+    Target mask by target mask, every vector written lies among the few of one mask, which stay in
+    the processor's caches until all their sources are in. A box outside the Basic section leads
+    to one position whatever it scores: its endings are summed in a buffer of their own first."""
+    for i in range(afters.shape[0]):
+        after = afters[i]
+        for box in range(basic.shape[0]):
+            bit = 1 << box
+            if not after & bit:
+                continue
+            mask = after ^ bit
+            for source in range(begin[mask], end[mask]):
+                column = chance_of[source]
+                if column < 0:
+                    continue
+                base, low, high = rows[source, 0], rows[source, 1], rows[source, 2]
+                total = totals[source]
+                if basic[box]:
+                    for each in range(pair_first[box], pair_first[box + 1]):
+                        weight = chances[column, each]
+                        if weight == 0.0:
+                            continue
+                        points = pair_points[each]
+                        reached = min(total + points, cap)
+                        code = landing[after, reached]
+                        slot = code >> 7
+                        shift = total + points - reached + (code & 127)
+                        to_rows[slot, 1] = min(to_rows[slot, 1], low + shift)
+                        to_rows[slot, 2] = max(to_rows[slot, 2], high + shift)
+                        if not spans_only:
+                            into = to_rows[slot, 0] + shift
+                            _add_scaled(
+                                to_vectors[into + low : into + high + 1],
+                                vectors[base + low : base + high + 1],
+                                weight,
+                            )
+                else:
+                    least, most = -1, -1
+                    for each in range(pair_first[box], pair_first[box + 1]):
+                        if chances[column, each] != 0.0:
+                            if least < 0:
+                                least = pair_points[each]
+                            most = pair_points[each]
+                    if least < 0:
                         continue
-                    points = pair_points[each]
-                    reached = min(total + points, cap)
-                    code = landing[after, reached]
+                    code = landing[after, total]
                     slot = code >> 7
-                    shift = total + points - reached + (code & 127)
-                    into = to_rows[slot, 0] + shift
-                    _add_scaled(
-                        to_vectors[into + low : into + high + 1],
-                        vectors[base + low : base + high + 1],
-                        weight,
-                    )
+                    shift = least + (code & 127)
                     to_rows[slot, 1] = min(to_rows[slot, 1], low + shift)
-                    to_rows[slot, 2] = max(to_rows[slot, 2], high + shift)
-            else:
-                least, most = -1, -1
-                for each in range(pair, end):
-                    if chances[column, each] != 0.0:
-                        if least < 0:
-                            least = pair_points[each]
-                        most = pair_points[each]
-                if least >= 0:
+                    to_rows[slot, 2] = max(to_rows[slot, 2], high + shift + most - least)
+                    if spans_only:
+                        continue
                     span = high - low + 1 + most - least
                     buffer[:span] = 0.0
-                    for each in range(pair, end):
+                    for each in range(pair_first[box], pair_first[box + 1]):
                         weight = chances[column, each]
                         if weight == 0.0:
                             continue
@@ -664,43 +676,134 @@ def _push(  # type: ignore[no-untyped-def]
                             vectors[base + low : base + high + 1],
                             weight,
                         )
-                    code = landing[after, total]
-                    slot = code >> 7
-                    shift = least + (code & 127)
                     into = to_rows[slot, 0] + shift + low
                     _add_scaled(to_vectors[into : into + span], buffer[:span], 1.0)
-                    to_rows[slot, 1] = min(to_rows[slot, 1], low + shift)
-                    to_rows[slot, 2] = max(to_rows[slot, 2], high + shift + most - least)
-            pair = end
+
+
+class _Memory:
+    """Memory for vectors, used again layer after layer: fresh memory costs the system a fault for
+    each page first written (some 0.1-0.3 s a layer in the middle of the game), used memory only
+    the zeros written."""
+
+    def __init__(self) -> None:
+        self.block = np.empty(0)
+
+    def zeros(self, size: int) -> FloatArray:
+        if size > len(self.block):  # with room to grow: each larger block is fresh memory again
+            self.block = np.empty(size + size // 2)
+        found = self.block[:size]
+        found[:] = 0.0
+        return found
 
 
 @dataclass
 class _Layer:
     """The positions of one layer that the root can lead to, and their vectors side by side:
-    ``rows[i]`` is where row i begins in ``vectors`` and the first and last u it holds anything for
-    (the first past the last while it holds nothing)."""
+    ``rows[i]`` is where u = 0 of row i would lie in ``vectors``, and the first and last u it holds
+    anything for (the first past the last if it holds nothing); only those lie in ``vectors``."""
 
     masks: IntArray
     totals: IntArray
-    start: IntArray
     rows: IntArray
     vectors: FloatArray
 
-    @classmethod
-    def empty(cls, masks: IntArray, totals: IntArray, widths: IntArray) -> _Layer:
-        start = np.zeros(len(masks) + 1, dtype=np.intp)
-        np.cumsum(widths, out=start[1:])
-        rows = np.empty((len(masks), 3), dtype=np.intp)
-        rows[:, 0] = start[:-1]
+    @staticmethod
+    def unspanned(count: int) -> IntArray:
+        """Rows that hold nothing yet, to find the spans of."""
+        rows = np.zeros((count, 3), dtype=np.intp)
         rows[:, 1] = np.iinfo(np.intp).max
         rows[:, 2] = -1
-        return cls(masks, totals, start, rows, np.zeros(int(start[-1])))
+        return rows
+
+    @classmethod
+    def spanned(
+        cls, masks: IntArray, totals: IntArray, rows: IntArray, memory: _Memory | None = None
+    ) -> _Layer:
+        """The positions with vectors of zeros laid out side by side, as wide as ``rows`` says (in
+        ``memory`` if given)."""
+        widths = np.maximum(rows[:, 2] - rows[:, 1] + 1, 0)
+        start = np.zeros(len(masks) + 1, dtype=np.intp)
+        np.cumsum(widths, out=start[1:])
+        rows[:, 0] = start[:-1] - np.where(widths > 0, rows[:, 1], 0)
+        size = int(start[-1])
+        return cls(masks, totals, rows, np.zeros(size) if memory is None else memory.zeros(size))
 
     @property
     def carrying(self) -> IntArray:
         """The rows that hold any probability."""
         found: IntArray = np.flatnonzero(self.rows[:, 2] >= self.rows[:, 1])
         return found
+
+    @property
+    def widest(self) -> int:
+        return int(max((self.rows[:, 2] - self.rows[:, 1] + 1).max(initial=0), 0))
+
+
+@dataclass(frozen=True)
+class _Passing:
+    """What every layer of the forward pass reads: the turn tables and the table, where a position's
+    mass lands (see :func:`_carry`), the first pair of each box, and blocks used again layer after
+    layer: for the turns of a layer's positions (taken afresh for each, its pages would be found
+    anew each time) and for the rows of each of its masks."""
+
+    tables: kernel.TurnTables
+    values: FloatArray
+    landing: IntArray
+    pair_first: IntArray
+    every_chance: FloatArray
+    begin: IntArray
+    end: IntArray
+
+    def on(
+        self, pool: concurrent.futures.Executor, here: _Layer, masks: IntArray, totals: IntArray,
+        memory: _Memory, report: Callable[[int, int], None],
+    ) -> _Layer:  # fmt: skip
+        """The next layer (its positions ``masks``, ``totals``): the turns of every position of ``here``
+        that carries probability (in chunks shared by the threads), then the spans of the next
+        layer's vectors, then the vectors carried into them, each run of its masks by one thread (no
+        two threads write to one vector). ``report(step, steps)`` after each chunk and run."""
+        tables = self.tables
+        carrying = here.carrying
+        chances = self.every_chance[: len(carrying) * len(tables.pair_box)].reshape(len(carrying), -1)
+        chance_of = np.full(len(here.masks), -1, dtype=np.intp)
+        chance_of[carrying] = np.arange(len(carrying))
+        sources, first, counts = np.unique(here.masks, return_index=True, return_counts=True)
+        self.begin[sources] = first
+        self.end[sources] = first + counts
+        # The next layer's masks in runs of about CHUNK positions.
+        afters, first = np.unique(masks, return_index=True)
+        runs = np.split(afters, np.unique(np.searchsorted(first, np.arange(CHUNK, len(masks), CHUNK))))
+        steps = -(-len(carrying) // CHUNK) + len(runs)
+        # A box's endings outside the Basic section are summed in a buffer as wide as a vector and
+        # the most points of a box.
+        widest = here.widest + int(tables.pair_points.max()) + 1
+
+        def turns(at: int) -> None:
+            rows = carrying[at : at + CHUNK]
+            found = kernel.endings(tables, self.values, here.masks[rows], here.totals[rows])
+            chances[at : at + CHUNK] = found.T
+
+        def carry(run: IntArray, into: _Layer, spans_only: bool) -> None:
+            _carry(
+                here.totals, here.rows, here.vectors, self.begin, self.end, chance_of, chances,
+                self.pair_first, tables.pair_points, tables.basic, tables.rules.cap, self.landing, run,
+                into.rows, into.vectors, np.zeros(widest), spans_only,
+            )  # fmt: skip
+
+        # pool.map hands out all its tasks at once: each map here starts once the one before has ended.
+        step = 0
+        for _ in pool.map(turns, range(0, len(carrying), CHUNK)):
+            step += 1
+            report(step, steps)
+        spans = _Layer(masks, totals, _Layer.unspanned(len(masks)), np.empty(0))
+        list(pool.map(functools.partial(carry, into=spans, spans_only=True), runs))
+        following = _Layer.spanned(masks, totals, spans.rows, memory)
+        for _ in pool.map(functools.partial(carry, into=following, spans_only=False), runs):
+            step += 1
+            report(step, steps)
+        self.begin[sources] = 0
+        self.end[sources] = 0
+        return following
 
 
 def _stand_ins(rules: RuleSet) -> IntArray:
@@ -712,21 +815,6 @@ def _stand_ins(rules: RuleSet) -> IntArray:
     return same
 
 
-def _most_points(rules: RuleSet) -> tuple[IntArray, IntArray]:
-    """``(outside, basic)[mask]``: the most points the boxes of ``mask`` can hold outside the Basic
-    section, and in it."""
-    masks = np.arange(1 << len(rules.boxes))
-    outside = np.zeros(len(masks), dtype=np.intp)
-    basic = np.zeros(len(masks), dtype=np.intp)
-    for box, rule in enumerate(rules.boxes):
-        held = np.where(masks >> box & 1, max(rule.points), 0)
-        if rule.basic:
-            basic += held
-        else:
-            outside += held
-    return outside, basic
-
-
 def forward(
     table: StrategyTable,
     root: tuple[int, int, int] = (0, 0, 0),
@@ -735,7 +823,11 @@ def forward(
     threads: int | None = None,
 ) -> Distribution:
     """The exact distribution of the final total when the hard player plays on from a sheet at the
-    start of a turn: ``root`` is its (mask, capped Basic total, points on the sheet)."""
+    start of a turn: ``root`` is its (mask, capped Basic total, points on the sheet).
+
+    Layer by layer: the turns of every position that carries probability (in chunks shared by the
+    threads), then the spans of the next layer's vectors, then the vectors carried into them (each
+    run of target masks by one thread: no two threads write to one vector)."""
     rules = table.rules
     values = table.values
     tables = kernel.tables_of(rules)
@@ -744,88 +836,59 @@ def forward(
     root_mask, root_total, root_points = root
     root_filled = root_mask.bit_count()
     same = _stand_ins(rules)
-    outside, basic_most = _most_points(rules)
     row_of = np.full((1 << boxes, width), -1, dtype=np.intp)
-    # The positions of each layer the root can lead to: their stand-ins, and how wide their vectors
-    # must be (every u a game can reach there).
-    plans: dict[int, tuple[IntArray, IntArray, IntArray]] = {}
+    # The positions of each layer the root can lead to, by their stand-ins, mask by mask.
+    plans: dict[int, tuple[IntArray, IntArray]] = {}
     for filled in range(root_filled + 1, boxes + 1):
         own_masks, own_totals, copy_masks, copy_totals, stand_in = _layer(rules, filled)
         every_mask = np.concatenate([own_masks, copy_masks])
         every_total = np.concatenate([own_totals, copy_totals])
         every_same = np.concatenate([own_totals, stand_in])
         wanted = ((every_mask & root_mask) == root_mask) & (every_total >= root_total)
-        new = every_mask[wanted] & ~root_mask
-        raw = outside[new] + np.where(
-            every_total[wanted] == rules.cap, np.maximum(basic_most[new] + root_total - rules.cap, 0), 0
-        )
-        bound = raw + every_total[wanted] - every_same[wanted]
-        keys = every_mask[wanted] * width + every_same[wanted]
-        unique, inverse = np.unique(keys, return_inverse=True)
-        widths = np.zeros(len(unique), dtype=np.intp)
-        np.maximum.at(widths, inverse.reshape(-1), bound + 1)
+        unique = np.unique(every_mask[wanted] * width + every_same[wanted])
         masks, totals = unique // width, unique % width
         row_of[masks, totals] = np.arange(len(unique))
-        plans[filled] = (masks, totals, widths)
+        plans[filled] = (masks, totals)
     # Where a position's mass lands: its stand-in's row, and how far its total lies above the stand-in's.
     if rules.cap >= 128:
         raise ValueError("the forward pass packs a total in 7 bits")
     slots = np.take_along_axis(row_of, same, axis=1)
     landing = np.where(slots >= 0, slots * 128 + (np.arange(width)[None, :] - same), -1)
-    here = _Layer.empty(
-        np.array([root_mask], dtype=np.intp), np.array([same[root_mask, root_total]], dtype=np.intp),
-        np.array([root_total - same[root_mask, root_total] + 1], dtype=np.intp),
-    )  # fmt: skip
-    shift = root_total - int(here.totals[0])
-    here.vectors[shift] = 1.0
-    here.rows[0, 1:] = shift
+    shift = root_total - int(same[root_mask, root_total])
+    start = _Layer.unspanned(1)
+    start[0, 1:] = shift
+    here = _Layer.spanned(
+        np.array([root_mask], dtype=np.intp), np.array([same[root_mask, root_total]], dtype=np.intp), start
+    )
+    here.vectors[0] = 1.0
     total_rows = 1 + sum(len(plan[0]) for filled, plan in plans.items() if filled < boxes)
-    done = 0
     size = threads if threads is not None else min(2, os.cpu_count() or 1)
+    most = max([1] + [len(plan[0]) for filled, plan in plans.items() if filled < boxes])
+    passing = _Passing(
+        tables, values, landing, np.searchsorted(tables.pair_box, np.arange(boxes + 1)).astype(np.intp),
+        np.empty(most * len(tables.pair_box)), np.zeros(1 << boxes, dtype=np.intp),
+        np.zeros(1 << boxes, dtype=np.intp),
+    )  # fmt: skip
+    memory = (_Memory(), _Memory())
+    done = 0
     with concurrent.futures.ThreadPoolExecutor(size) as pool:
         for filled in range(root_filled, boxes):
-            following = _Layer.empty(*plans[filled + 1])
-            # Each thread adds into a copy of its own: two sources may reach the same position.
-            copies = [following] + [
-                _Layer.empty(*plans[filled + 1]) for _ in range(min(size, len(here.masks)) - 1)
-            ]
-            # Only the positions that carry probability have turns to follow.
-            carrying = here.carrying
-            parts = np.array_split(carrying, len(copies))
-            # A box's endings are summed in a buffer as wide as a vector and the most points of a box.
-            widest = int(np.diff(here.start).max()) + int(tables.pair_points.max()) + 1
 
-            def run(part: IntArray, into: _Layer, here: _Layer = here, widest: int = widest) -> int:
-                buffer = np.zeros(widest)
-                for chunk in range(0, len(part), CHUNK):
-                    sources = part[chunk : chunk + CHUNK]
-                    chances = kernel.endings(tables, values, here.masks[sources], here.totals[sources])
-                    _push(
-                        here.masks, here.totals, here.rows, here.vectors, sources,
-                        np.ascontiguousarray(chances.T), tables.pair_box, tables.pair_points, tables.basic,
-                        rules.cap, landing, into.rows, into.vectors, buffer,
-                    )  # fmt: skip
-                return len(part)
-
-            followed = 0
-            for count in pool.map(run, parts, copies):
-                followed += count
+            def report(step: int, steps: int, done: int = done, count: int = len(here.masks)) -> None:
                 if progress is not None:  # the layer's share done, counted in all its positions
-                    progress(done + followed * len(here.masks) // max(len(carrying), 1), total_rows)
+                    progress(done + step * count // steps, total_rows)
+
+            following = passing.on(pool, here, *plans[filled + 1], memory[filled % 2], report)
             done += len(here.masks)
-            for copy in copies[1:]:
-                following.vectors += copy.vectors
-                np.minimum(following.rows[:, 1], copy.rows[:, 1], out=following.rows[:, 1])
-                np.maximum(following.rows[:, 2], copy.rows[:, 2], out=following.rows[:, 2])
             here = following
     # A full sheet: the final total is its capped total, the points beyond it and the bonus.
     base = root_points - root_total
-    result = np.zeros(int(here.start[-1]) + rules.cap + max(rules.bonus) + root_points + 2)
+    result = np.zeros(int(here.rows[:, 2].max(initial=0)) + rules.cap + max(rules.bonus) + root_points + 2)
     for row in here.carrying.tolist():
+        at, low, high = (int(x) for x in here.rows[row])
         total = int(here.totals[row])
-        vector = here.vectors[here.start[row] : here.start[row + 1]]
         offset = base + total + rules.bonus[total]
-        result[offset : offset + len(vector)] += vector
+        result[offset + low : offset + high + 1] += here.vectors[at + low : at + high + 1]
     if progress is not None:
         progress(total_rows, total_rows)
     return Distribution.trimmed(0, result)

@@ -496,7 +496,7 @@ def _endings(  # type: ignore[no-untyped-def]
     values, masks, totals, cap, box_arrays, lattice, probabilities, rerolls, points, group, rank, pair_of,
     start_chances, left, out,
 ):  # fmt: skip
-    """``out[p, c]``: the chance that column c's turn, played by the hard player, ends with the pair p
+    """``out[c, p]``: the chance that column c's turn, played by the hard player, ends with the pair p
     (a box and what is entered there, numbered by ``pair_of[box, roll]``): from a roll of all the dice,
     or where ``start_chances`` has columns, from the dice of roll r with chance ``start_chances[r, c]``
     and ``left`` rolls left (what keeping some dice leads to).
@@ -571,10 +571,15 @@ def _endings(  # type: ignore[no-untyped-def]
         for r in range(rolls):
             for c in range(block):
                 ended[r, c] += chance[keeps + r, c]
-        out[:, start : start + width] = 0.0
-        for r in range(rolls):
-            for c in range(width):
-                out[pair_of[box_of[r, c], r], start + c] += ended[r, c]
+        # Summed by pair eight columns at a time, each column's sums in a row of its own: the rolls'
+        # rows of eight columns are one cache line each, and the eight rows of sums stay in the
+        # first cache (a column's sums spread over all the pairs' rows cost a miss for each roll).
+        out[start : start + width] = 0.0
+        for first in range(0, width, 8):
+            last = min(first + 8, width)
+            for r in range(rolls):
+                for c in range(first, last):
+                    out[start + c, pair_of[box_of[r, c], r]] += ended[r, c]
 
 
 # --- the steps for a rule set ------------------------------------------------------------------
@@ -630,13 +635,13 @@ def endings(
         start = np.zeros((tables.rolls, 0))
     elif start.shape != (tables.rolls, len(masks)) or rolls_left not in range(tables.rules.rolls_per_turn):
         raise ValueError("a turn starts from a chance of every roll in each column, with rolls left")
-    out = np.empty((len(tables.pair_box), len(masks)))
+    out = np.empty((len(masks), len(tables.pair_box)))
     _endings(
         values, masks, totals, tables.rules.cap, tables.box_arrays, tables.lattice, tables.probabilities,
         tables.rules.rolls_per_turn - 1, tables.points, tables.group, tables.rank, tables.pair_of,
         np.ascontiguousarray(start, dtype=np.float64), rolls_left, out,
     )  # fmt: skip
-    return out
+    return out.T  # column by column in memory: the passes read a column's pairs together
 
 
 @dataclass(frozen=True)
