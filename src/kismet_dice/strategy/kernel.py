@@ -46,10 +46,10 @@ arrays for them (about 1.5 MB for Kismet) stay within the processor's caches."""
 
 ENDINGS_BLOCK = 128
 """Columns of the hard player's endings computed together: half a :data:`BLOCK`, since the endings
-keep far more for each column (the keeps chosen and every value with each roll left, the chances
-through the turn: about 30 KB, against 6 KB for the solve's turn). Measured on 16,384 positions of
-the middle of the game, one thread: 5.5-6.1 microseconds a position with 128, 6.5-7.6 with 256
-and 5.8-6.2 with 64."""
+keep far more for each column (the keeps chosen with each roll left, the best keeps' ranks, the
+boxes chosen, the chances through the turn: about 24 KB, against 6 KB for the solve's turn).
+Measured on 16,384 positions of the middle of the game, one thread: 5.5-6.1 microseconds a
+position with 128, 6.5-7.6 with 256 and 5.8-6.2 with 64."""
 
 _JIT: dict[str, Any] = {"nogil": True, "cache": True, "error_model": "numpy", "boundscheck": False}
 
@@ -523,7 +523,6 @@ def _endings(  # type: ignore[no-untyped-def]
     nexts = np.empty((boxes, scores.shape[1], block))
     stop = np.empty((rolls, block))
     work = np.empty((keeps + rolls, block))
-    choose = np.empty((rerolls + 1, rolls, block))
     keep_of = np.empty((rerolls + 1, rolls, block), dtype=np.intp)
     by_rank = np.empty(keeps, dtype=np.intp)
     by_rank[rank] = np.arange(keeps)
@@ -546,9 +545,9 @@ def _endings(  # type: ignore[no-untyped-def]
             for r in range(rolls):
                 for c in range(block):
                     keep_value = work[keeps + r, c]
-                    choose[j, r, c] = keep_value if keep_value > stop[r, c] else stop[r, c]
-                    keep_of[j, r, c] = by_rank[which[keeps + r, c]] if keep_value > stop[r, c] else -1
-                    work[keeps + r, c] = choose[j, r, c]
+                    kept = keep_value > stop[r, c]
+                    keep_of[j, r, c] = by_rank[which[keeps + r, c]] if kept else -1
+                    work[keeps + r, c] = keep_value if kept else stop[r, c]
         # Forwards through the turn: the chance of each roll on the table, roll by roll.
         ended[:] = 0.0
         given = start_chances.shape[1] > 0
