@@ -599,13 +599,31 @@ def _reach(rules: RuleSet) -> IntArray:
 
 
 @jit(nogil=True, cache=True, error_model="numpy")
+def _pair_ranges(chances, pair_first, into):  # type: ignore[no-untyped-def]
+    """``into[row, box]``: the first and last pair of each box with a chance in each row of
+    ``chances`` (-1 and -2 where none has), so that the passes over a layer's endings read these
+    two numbers for a box instead of all its chances."""
+    for row in range(chances.shape[0]):
+        for box in range(pair_first.shape[0] - 1):
+            first, last = -1, -2
+            for each in range(pair_first[box], pair_first[box + 1]):
+                if chances[row, each] != 0.0:
+                    if first < 0:
+                        first = each
+                    last = each
+            into[row, box, 0] = first
+            into[row, box, 1] = last
+
+
+@jit(nogil=True, cache=True, error_model="numpy")
 def _carry(  # type: ignore[no-untyped-def]
-    totals, rows, vectors, begin, end, chance_of, chances, pair_first, pair_points, basic, cap, landing,
+    totals, rows, vectors, begin, end, chance_of, chances, ranges, pair_points, basic, cap, landing,
     afters, to_rows, to_vectors, buffer, spans_only,
 ):  # fmt: skip
     """Carry into the next layer's positions of each mask in ``afters`` every ending that leads there,
     from the rows ``begin[mask]`` to ``end[mask]`` of each mask with one box fewer filled (the row's
-    turn in ``chances[chance_of[row]]``: -1 for a row that carries nothing).
+    turn in ``chances[chance_of[row]]``, the first and last pair of each box with a chance in
+    ``ranges[chance_of[row], box]``; -1 for a row that carries nothing).
 
     ``rows[i]`` (and ``to_rows``) is where u = 0 of row i's vector would lie, and the first and last
     u it holds anything for; ``landing[mask, total]`` the row of a position's stand-in times 128,
@@ -627,10 +645,13 @@ def _carry(  # type: ignore[no-untyped-def]
                 column = chance_of[source]
                 if column < 0:
                     continue
+                first, last = ranges[column, box, 0], ranges[column, box, 1]
+                if first < 0:
+                    continue
                 base, low, high = rows[source, 0], rows[source, 1], rows[source, 2]
                 total = totals[source]
                 if basic[box]:
-                    for each in range(pair_first[box], pair_first[box + 1]):
+                    for each in range(first, last + 1):
                         weight = chances[column, each]
                         if weight == 0.0:
                             continue
@@ -649,14 +670,7 @@ def _carry(  # type: ignore[no-untyped-def]
                                 weight,
                             )
                 else:
-                    least, most = -1, -1
-                    for each in range(pair_first[box], pair_first[box + 1]):
-                        if chances[column, each] != 0.0:
-                            if least < 0:
-                                least = pair_points[each]
-                            most = pair_points[each]
-                    if least < 0:
-                        continue
+                    least, most = pair_points[first], pair_points[last]
                     code = landing[after, total]
                     slot = code >> 7
                     shift = least + (code & 127)
@@ -666,7 +680,7 @@ def _carry(  # type: ignore[no-untyped-def]
                         continue
                     span = high - low + 1 + most - least
                     buffer[:span] = 0.0
-                    for each in range(pair_first[box], pair_first[box + 1]):
+                    for each in range(first, last + 1):
                         weight = chances[column, each]
                         if weight == 0.0:
                             continue
@@ -761,6 +775,7 @@ class _Passing:
     landing: IntArray
     pair_first: IntArray
     every_chance: FloatArray
+    every_range: IntArray
     begin: IntArray
     end: IntArray
 
@@ -775,6 +790,7 @@ class _Passing:
         tables = self.tables
         carrying = here.carrying
         chances = self.every_chance[: len(carrying) * len(tables.pair_box)].reshape(len(carrying), -1)
+        ranges = self.every_range[: len(carrying)]
         chance_of = np.full(len(here.masks), -1, dtype=np.intp)
         chance_of[carrying] = np.arange(len(carrying))
         sources, first, ends = _runs(here.masks)
@@ -792,11 +808,12 @@ class _Passing:
             rows = carrying[at : at + CHUNK]
             found = kernel.endings(tables, self.values, here.masks[rows], here.totals[rows])
             chances[at : at + CHUNK] = found.T
+            _pair_ranges(chances[at : at + CHUNK], self.pair_first, ranges[at : at + CHUNK])
 
         def carry(run: IntArray, into: _Layer, spans_only: bool) -> None:
             _carry(
-                here.totals, here.rows, here.vectors, self.begin, self.end, chance_of, chances,
-                self.pair_first, tables.pair_points, tables.basic, tables.rules.cap, self.landing, run,
+                here.totals, here.rows, here.vectors, self.begin, self.end, chance_of, chances, ranges,
+                tables.pair_points, tables.basic, tables.rules.cap, self.landing, run,
                 into.rows, into.vectors, np.zeros(widest), spans_only,
             )  # fmt: skip
 
@@ -880,7 +897,8 @@ def forward(
     most = max([1] + [len(plan[0]) for filled, plan in plans.items() if filled < boxes])
     passing = _Passing(
         tables, values, landing, np.searchsorted(tables.pair_box, np.arange(boxes + 1)).astype(np.intp),
-        np.empty(most * len(tables.pair_box)), np.zeros(1 << boxes, dtype=np.intp),
+        np.empty(most * len(tables.pair_box)), np.empty((most, boxes, 2), dtype=np.int16),
+        np.zeros(1 << boxes, dtype=np.intp),
         np.zeros(1 << boxes, dtype=np.intp),
     )  # fmt: skip
     memory = (_Memory(), _Memory())
