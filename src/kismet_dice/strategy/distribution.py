@@ -591,7 +591,7 @@ def _reach(rules: RuleSet) -> IntArray:
 # the distribution of the points on the sheet so far, as a vector over ``u``: the points beyond
 # the position's own capped total, less the root's (what the capped total does not say is the
 # Kismet section and any Basic points above the cap). A turn's endings (a box and its points,
-# :func:`kismet.endings`) carry that vector, shifted by the points the total does not absorb, to
+# :func:`kernel.endings`) carry that vector, shifted by the points the total does not absorb, to
 # the positions they lead to. A position whose total is worth the same as a lower one (the
 # solver's stand-in, :func:`~kismet_dice.strategy.solver.equivalent_totals`) leads to the same
 # choices and the same bonus from there on, so its mass joins the stand-in's, shifted by the
@@ -750,6 +750,7 @@ class _Layer:
 
     @property
     def widest(self) -> int:
+        """The most numbers any row holds."""
         return int(max((self.rows[:, 2] - self.rows[:, 1] + 1).max(initial=0), 0))
 
 
