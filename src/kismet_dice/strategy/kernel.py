@@ -260,27 +260,30 @@ def _final(  # type: ignore[no-untyped-def]
 
 
 @jit(**_JIT)
-def _final_boxes(  # type: ignore[no-untyped-def]
-    zero_group, scoring_start, scoring_roll, scoring_group, scoring_points, nexts, open_any, stop, box_of
-):
-    """:func:`_final` and ``box_of[r, c]``, the box of that best: the top one on a tie (the advisor's
-    order). (The solve's :func:`_final` stays apart: it needs no box, and its loop is the solve's
-    hottest but one.) The floor's zero in a box where the roll scores is no candidate of that roll's, but is
-    always below the points it does score there (a bonus table never falls), so never the best."""
+def _final_pairs(  # type: ignore[no-untyped-def]
+    zero_group, zero_pair, scoring_start, scoring_roll, scoring_group, scoring_points, pair_of, nexts,
+    open_any, stop, pair_at,
+):  # fmt: skip
+    """:func:`_final` and ``pair_at[r, c]``, the pair (box and points) of that best: the top box on a
+    tie (the advisor's order; pairs are numbered box by box, so the lower pair is the top box).
+    (The solve's :func:`_final` stays apart: it needs no box, and its loop is the solve's hottest
+    but one.) The floor's zero in a box where the roll scores is no candidate of that roll's, but
+    is always below the points it does score there (a bonus table never falls), so never the best."""
     block = stop.shape[1]
     floor = np.full(block, -np.inf)
     lowest = np.zeros(block, dtype=np.intp)
     for b in range(zero_group.shape[0]):
         if open_any[b] and zero_group[b] >= 0:
             after = nexts[b, zero_group[b]]
+            pair = zero_pair[b]
             for c in range(block):
                 better = after[c] > floor[c]
                 floor[c] = after[c] if better else floor[c]
-                lowest[c] = b if better else lowest[c]
+                lowest[c] = pair if better else lowest[c]
     for r in range(stop.shape[0]):
         for c in range(block):
             stop[r, c] = floor[c]
-            box_of[r, c] = lowest[c]
+            pair_at[r, c] = lowest[c]
     for b in range(zero_group.shape[0]):
         if not open_any[b]:
             continue
@@ -288,12 +291,13 @@ def _final_boxes(  # type: ignore[no-untyped-def]
             got = scoring_points[i]
             after = nexts[b, scoring_group[i]]
             row = stop[scoring_roll[i]]
-            which = box_of[scoring_roll[i]]
+            which = pair_at[scoring_roll[i]]
+            pair = pair_of[b, scoring_roll[i]]
             for c in range(block):
                 worth = got + after[c]
-                better = (worth > row[c]) | ((worth == row[c]) & (b < which[c]))
+                better = (worth > row[c]) | ((worth == row[c]) & (pair < which[c]))
                 row[c] = worth if better else row[c]
-                which[c] = b if better else which[c]
+                which[c] = pair if better else which[c]
 
 
 @jit(**_JIT)
@@ -534,15 +538,21 @@ def _endings(  # type: ignore[no-untyped-def]
     by_rank = np.empty(keeps, dtype=np.int16)
     by_rank[rank] = np.arange(keeps)
     which = np.empty((keeps + rolls, block), dtype=np.int16)
-    box_of = np.empty((rolls, block), dtype=np.int16)
+    pair_at = np.empty((rolls, block), dtype=np.int16)
+    zero_pair = np.full(boxes, -1, dtype=np.intp)  # each box's pair of a zero
+    for b in range(boxes):
+        for r in range(rolls):
+            if points[b, r] == 0.0:
+                zero_pair[b] = pair_of[b, r]
+                break
     chance = work
     ended = stop
     for start in range(0, columns, block):
         width = min(block, columns - start)
         open_any = _nexts(values, masks, totals, start, cap, basic, scores, score_count, nexts)
-        _final_boxes(
-            zero_group, scoring_start, scoring_roll, scoring_group, scoring_points, nexts, open_any, stop,
-            box_of,
+        _final_pairs(
+            zero_group, zero_pair, scoring_start, scoring_roll, scoring_group, scoring_points, pair_of,
+            nexts, open_any, stop, pair_at,
         )  # fmt: skip
         # The values and keeps of every roll with rolls left.
         work[keeps:] = stop
@@ -592,7 +602,7 @@ def _endings(  # type: ignore[no-untyped-def]
             last = min(first + 8, width)
             for r in range(rolls):
                 for c in range(first, last):
-                    out[start + c, pair_of[box_of[r, c], r]] += ended[r, c]
+                    out[start + c, pair_at[r, c]] += ended[r, c]
 
 
 # --- the steps for a rule set ------------------------------------------------------------------
