@@ -12,6 +12,7 @@ import pytest
 
 from kismet_dice import charts
 from kismet_dice.rules import Box, Sheet
+from kismet_dice.strategy import kernel
 from kismet_dice.strategy.advisor import position_key, raw_points
 from kismet_dice.strategy.chances import chance, wilson
 from kismet_dice.strategy.dice_space import IntArray
@@ -235,6 +236,36 @@ def test_the_forward_pass_from_a_late_kismet_sheet_equals_the_backward_pass(
     assert ahead.mean == pytest.approx(points + kismet_table.values[root], abs=1e-9)
     assert ahead.offset == behind.offset and len(ahead.probabilities) == len(behind.probabilities)
     np.testing.assert_allclose(ahead.probabilities, behind.probabilities, rtol=0, atol=1e-14)
+
+
+def test_the_forward_pass_gives_the_same_numbers_to_the_bit_with_any_number_of_threads(
+    kismet_table: StrategyTable,
+) -> None:
+    sheet = Sheet()
+    for box, points in zip(list(Box)[:5], (2, 6, 9, 8, 15), strict=True):
+        sheet = sheet.with_entry(box, points)
+    root = (*position_key(sheet, kismet_table.rules.cap), raw_points(sheet))
+    alone = forward(kismet_table, root, threads=1)
+    for threads in (2, 3):
+        shared = forward(kismet_table, root, threads=threads)
+        assert shared.offset == alone.offset
+        assert np.array_equal(shared.probabilities, alone.probabilities)
+
+
+def test_a_turns_endings_written_into_a_given_block_are_the_ones_returned() -> None:
+    rules = small_rules()
+    table = StrategyTable(rules, solve(rules, threads=1))
+    tables = kernel.tables_of(rules)
+    masks, totals = np.array([0, 1, 2, 5]), np.array([0, 2, 0, 3])
+    block = np.full((len(masks), len(tables.pair_box)), np.nan)
+    written = kernel.endings(tables, table.values, masks, totals, into=block)
+    assert written.base is block
+    np.testing.assert_array_equal(block.T, kernel.endings(tables, table.values, masks, totals))
+    np.testing.assert_allclose(block.sum(axis=1), 1.0, rtol=0, atol=1e-12)
+    wrong = np.zeros((len(tables.pair_box), len(masks)))
+    with pytest.raises(ValueError, match="one C-ordered row of float64 per column"):
+        kernel.endings(tables, table.values, masks, totals, into=wrong)
+    assert not wrong.any()
 
 
 def test_a_chance_from_a_sheet_is_the_forward_pass_and_says_how_far_it_got() -> None:

@@ -797,8 +797,9 @@ class _Passing:
 
         def turns(at: int) -> None:
             rows = carrying[at : at + CHUNK]
-            found = kernel.endings(tables, self.values, here.masks[rows], here.totals[rows])
-            chances[at : at + CHUNK] = found.T
+            kernel.endings(
+                tables, self.values, here.masks[rows], here.totals[rows], into=chances[at : at + CHUNK]
+            )
             _pair_ranges(chances[at : at + CHUNK], self.pair_first, ranges[at : at + CHUNK])
 
         def carry(run: IntArray, into: _Layer, spans_only: bool) -> None:

@@ -648,18 +648,25 @@ def endings(
     totals: IntArray,
     start: FloatArray | None = None,
     rolls_left: int = 0,
+    *,
+    into: FloatArray | None = None,
 ) -> FloatArray:
     """``out[p, c]``: the chance that the hard player's turn from column c ends with the pair p (a box
     and the points entered there: :attr:`TurnTables.pair_box`, :attr:`TurnTables.pair_points`).
 
     By default the turn starts with a roll of all the dice; ``start[r, c]`` is instead the chance of
-    each roll on the table with ``rolls_left`` rolls left (a keep's continuation)."""
+    each roll on the table with ``rolls_left`` rolls left (a keep's continuation). ``into``, if
+    given, is where the chances are written, column by column (``into[c, p]``: C-ordered, one row
+    per column), and what is returned is its transpose."""
     masks, totals = _columns(masks, totals)
     if start is None:
         start = np.zeros((tables.rolls, 0))
     elif start.shape != (tables.rolls, len(masks)) or rolls_left not in range(tables.rules.rolls_per_turn):
         raise ValueError("a turn starts from a chance of every roll in each column, with rolls left")
-    out = np.empty((len(masks), len(tables.pair_box)))
+    shape = (len(masks), len(tables.pair_box))
+    if into is not None and (into.shape != shape or into.dtype != np.float64 or not into.flags.c_contiguous):
+        raise ValueError("the chances are written into one C-ordered row of float64 per column")
+    out = np.empty(shape) if into is None else into
     _endings(
         values, masks, totals, tables.rules.cap, tables.box_arrays, tables.lattice, tables.probabilities,
         tables.rules.rolls_per_turn - 1, tables.points, tables.group, tables.rank, tables.pair_of,
