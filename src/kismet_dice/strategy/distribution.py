@@ -854,12 +854,17 @@ def forward(
     width = rules.cap + 1
     root_mask, root_total, root_points = root
     root_filled = root_mask.bit_count()
-    same = _stand_ins(rules)
     row_of = np.full((1 << boxes, width), -1, dtype=np.intp)
-    # The positions of each layer the root can lead to, by their stand-ins, mask by mask.
+    # Each position's stand-in (:func:`_stand_ins`, for the layers from the root's on only: the
+    # others are never asked), and the positions of each layer the root can lead to, by their
+    # stand-ins, mask by mask.
+    same = np.tile(np.arange(width, dtype=np.intp), (1 << boxes, 1))
     plans: dict[int, tuple[IntArray, IntArray]] = {}
-    for filled in range(root_filled + 1, boxes + 1):
+    for filled in range(root_filled, boxes + 1):
         own_masks, own_totals, copy_masks, copy_totals, stand_in = _layer(rules, filled)
+        same[copy_masks, copy_totals] = stand_in
+        if filled == root_filled:
+            continue
         every_mask = np.concatenate([own_masks, copy_masks])
         every_total = np.concatenate([own_totals, copy_totals])
         every_same = np.concatenate([own_totals, stand_in])
