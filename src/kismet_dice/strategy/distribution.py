@@ -760,14 +760,13 @@ def _runs(ordered: IntArray) -> tuple[IntArray, IntArray, IntArray]:
 @dataclass(frozen=True)
 class _Passing:
     """What every layer of the forward pass reads: the turn tables and the table, where a position's
-    mass lands (see :func:`_carry`), the first pair of each box, and blocks used again layer after
-    layer: for the turns of a layer's positions (taken afresh for each, its pages would be found
-    anew each time) and for the rows of each of its masks."""
+    mass lands (see :func:`_carry`), and blocks used again layer after layer: for the turns of a
+    layer's positions (taken afresh for each, its pages would be found anew each time) and for the
+    rows of each of its masks."""
 
     tables: kernel.TurnTables
     values: FloatArray
     landing: IntArray
-    pair_first: IntArray
     every_chance: FloatArray
     every_range: IntArray
     begin: IntArray
@@ -800,13 +799,13 @@ class _Passing:
             kernel.endings(
                 tables, self.values, here.masks[rows], here.totals[rows], into=chances[at : at + CHUNK]
             )
-            _pair_ranges(chances[at : at + CHUNK], self.pair_first, ranges[at : at + CHUNK])
+            _pair_ranges(chances[at : at + CHUNK], tables.pair_first, ranges[at : at + CHUNK])
 
-        def carry(run: IntArray, into: _Layer, spans_only: bool) -> None:
+        def carry(run: IntArray, rows: IntArray, vectors: FloatArray, spans_only: bool) -> None:
             _carry(
                 here.totals, here.rows, here.vectors, self.begin, self.end, chance_of, chances, ranges,
-                tables.pair_points, tables.basic, tables.rules.cap, self.landing, run,
-                into.rows, into.vectors, spans_only,
+                tables.pair_points, tables.basic, tables.rules.cap, self.landing, run, rows, vectors,
+                spans_only,
             )  # fmt: skip
 
         # pool.map hands out all its tasks at once: each map here starts once the one before has ended.
@@ -814,10 +813,11 @@ class _Passing:
         for _ in pool.map(turns, range(0, len(carrying), CHUNK)):
             step += 1
             report(step, steps)
-        spans = _Layer(masks, totals, _Layer.unspanned(len(masks)), np.empty(0))
-        list(pool.map(functools.partial(carry, into=spans, spans_only=True), runs))
-        following = _Layer.spanned(masks, totals, spans.rows, memory)
-        for _ in pool.map(functools.partial(carry, into=following, spans_only=False), runs):
+        spans = _Layer.unspanned(len(masks))
+        list(pool.map(functools.partial(carry, rows=spans, vectors=np.empty(0), spans_only=True), runs))
+        following = _Layer.spanned(masks, totals, spans, memory)
+        carried = functools.partial(carry, rows=following.rows, vectors=following.vectors, spans_only=False)
+        for _ in pool.map(carried, runs):
             step += 1
             report(step, steps)
         self.begin[sources] = 0
@@ -825,12 +825,15 @@ class _Passing:
         return following
 
 
+@functools.cache
 def _stand_ins(rules: RuleSet) -> IntArray:
-    """``out[mask, total]``: the total the solver computes in its place (itself for most)."""
+    """``out[mask, total]``: the total the solver computes in its place (itself for most). Worked out
+    once per process and rule set (every pass asks; do not change it)."""
     same = np.tile(np.arange(rules.cap + 1, dtype=np.intp), (1 << len(rules.boxes), 1))
     for filled in range(len(rules.boxes) + 1):
         _, _, copy_masks, copy_totals, stand_in = _layer(rules, filled)
         same[copy_masks, copy_totals] = stand_in
+    same.flags.writeable = False  # shared by every caller
     return same
 
 
@@ -854,17 +857,12 @@ def forward(
     width = rules.cap + 1
     root_mask, root_total, root_points = root
     root_filled = root_mask.bit_count()
+    same = _stand_ins(rules)
     row_of = np.full((1 << boxes, width), -1, dtype=np.intp)
-    # Each position's stand-in (:func:`_stand_ins`, for the layers from the root's on only: the
-    # others are never asked), and the positions of each layer the root can lead to, by their
-    # stand-ins, mask by mask.
-    same = np.tile(np.arange(width, dtype=np.intp), (1 << boxes, 1))
+    # The positions of each layer the root can lead to, by their stand-ins, mask by mask.
     plans: dict[int, tuple[IntArray, IntArray]] = {}
-    for filled in range(root_filled, boxes + 1):
+    for filled in range(root_filled + 1, boxes + 1):
         own_masks, own_totals, copy_masks, copy_totals, stand_in = _layer(rules, filled)
-        same[copy_masks, copy_totals] = stand_in
-        if filled == root_filled:
-            continue
         every_mask = np.concatenate([own_masks, copy_masks])
         every_total = np.concatenate([own_totals, copy_totals])
         every_same = np.concatenate([own_totals, stand_in])
@@ -893,9 +891,8 @@ def forward(
     size = threads if threads is not None else min(2, os.cpu_count() or 1)
     most = max([1] + [len(plan[0]) for filled, plan in plans.items() if filled < boxes])
     passing = _Passing(
-        tables, values, landing, np.searchsorted(tables.pair_box, np.arange(boxes + 1)).astype(np.intp),
-        np.empty(most * len(tables.pair_box)), np.empty((most, boxes, 2), dtype=np.int16),
-        np.zeros(1 << boxes, dtype=np.intp),
+        tables, values, landing, np.empty(most * len(tables.pair_box)),
+        np.empty((most, boxes, 2), dtype=np.int16), np.zeros(1 << boxes, dtype=np.intp),
         np.zeros(1 << boxes, dtype=np.intp),
     )  # fmt: skip
     memory = (_Memory(), _Memory())

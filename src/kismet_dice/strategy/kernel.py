@@ -75,7 +75,9 @@ class TurnTables:
     ``parent_count[k]``: the rows of multiset k (a keep or a roll) minus one die, each distinct
     face once. ``points[b, r]``: what roll r scores in box b; ``group[b, r]``: which of box b's
     distinct ``scores`` that is (always 0 outside the Basic section, whose next position does not
-    depend on the points).
+    depend on the points). The pairs (a box and what is entered there) are numbered box by box:
+    ``pair_of[b, r]`` is roll r's in box b, box b's run from ``pair_first[b]`` to
+    ``pair_first[b + 1]``, and ``zero_pair[b]`` is its zero's (-1 if no roll scores zero there).
     """
 
     rules: RuleSet
@@ -95,6 +97,8 @@ class TurnTables:
     pair_of: IntArray
     pair_box: IntArray
     pair_points: IntArray
+    pair_first: IntArray
+    zero_pair: IntArray
     zero_group: IntArray
     scoring_start: IntArray
     scoring_roll: IntArray
@@ -175,6 +179,10 @@ def tables_of(rules: RuleSet) -> TurnTables:
         ),
         pair_box=np.repeat(np.arange(boxes), [len(found) for found, _ in every_score]).astype(np.intp),
         pair_points=np.concatenate([found for found, _ in every_score]).astype(np.intp),
+        pair_first=first.astype(np.intp),
+        zero_pair=np.array(
+            [first[b] if found[0] == 0 else -1 for b, (found, _) in enumerate(every_score)], dtype=np.intp
+        ),
         zero_group=zero_group,
         scoring_start=np.array(starts, dtype=np.intp),
         scoring_roll=every,
@@ -505,7 +513,7 @@ def _best_ranked(parents, parent_count, keeps, rank, work, which):  # type: igno
 
 @jit(**_JIT)
 def _endings(  # type: ignore[no-untyped-def]
-    values, masks, totals, cap, box_arrays, lattice, probabilities, rerolls, points, group, rank, pair_of,
+    values, masks, totals, cap, box_arrays, lattice, probabilities, rerolls, rank, pair_of, zero_pair,
     start_chances, left, out,
 ):  # fmt: skip
     """``out[c, p]``: the chance that column c's turn, played by the hard player, ends with the pair p
@@ -540,12 +548,6 @@ def _endings(  # type: ignore[no-untyped-def]
     by_rank[rank] = np.arange(keeps)
     which = np.empty((keeps + rolls, block), dtype=np.int16)
     pair_at = np.empty((rolls, block), dtype=np.int16)
-    zero_pair = np.full(boxes, -1, dtype=np.intp)  # each box's pair of a zero
-    for b in range(boxes):
-        for r in range(rolls):
-            if points[b, r] == 0.0:
-                zero_pair[b] = pair_of[b, r]
-                break
     chance = work
     ended = stop
     for start in range(0, columns, block):
@@ -669,7 +671,7 @@ def endings(
     out = np.empty(shape) if into is None else into
     _endings(
         values, masks, totals, tables.rules.cap, tables.box_arrays, tables.lattice, tables.probabilities,
-        tables.rules.rolls_per_turn - 1, tables.points, tables.group, tables.rank, tables.pair_of,
+        tables.rules.rolls_per_turn - 1, tables.rank, tables.pair_of, tables.zero_pair,
         np.ascontiguousarray(start, dtype=np.float64), rolls_left, out,
     )  # fmt: skip
     return out.T  # column by column in memory: the passes read a column's pairs together
