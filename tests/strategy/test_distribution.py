@@ -16,10 +16,19 @@ from kismet_dice.strategy import kernel
 from kismet_dice.strategy.advisor import position_key, raw_points
 from kismet_dice.strategy.chances import chance, wilson
 from kismet_dice.strategy.dice_space import IntArray
-from kismet_dice.strategy.distribution import Distribution, forward, future_pass, load, perfect_play, save
-from kismet_dice.strategy.ruleset import RuleSet, rule_set
+from kismet_dice.strategy.distribution import (
+    Distribution,
+    _stand_ins,
+    _work_block,
+    forward,
+    future_pass,
+    load,
+    perfect_play,
+    save,
+)
+from kismet_dice.strategy.ruleset import RuleSet, kismet_rules, rule_set
 from kismet_dice.strategy.simulate import play_hard, run
-from kismet_dice.strategy.solver import solve
+from kismet_dice.strategy.solver import _layer, solve
 from kismet_dice.strategy.table import StrategyTable
 
 KISMET_IN_THREE_ROLLS = 0.0460286
@@ -250,6 +259,30 @@ def test_the_forward_pass_gives_the_same_numbers_to_the_bit_with_any_number_of_t
         shared = forward(kismet_table, root, threads=threads)
         assert shared.offset == alone.offset
         assert np.array_equal(shared.probabilities, alone.probabilities)
+
+
+@pytest.mark.parametrize("rules", [small_rules(), kismet_rules()], ids=["small", "kismet"])
+def test_each_totals_stand_in_is_the_one_the_solvers_layers_copy_it_from(rules: RuleSet) -> None:
+    same = _stand_ins(rules)
+    expected = np.tile(np.arange(rules.cap + 1), (1 << len(rules.boxes), 1))
+    copies = 0
+    for filled in range(len(rules.boxes) + 1):
+        _, _, copy_masks, copy_totals, stand_in = _layer(rules, filled)
+        expected[copy_masks, copy_totals] = stand_in
+        copies += len(copy_masks)
+    assert copies > 0
+    np.testing.assert_array_equal(same, expected)
+
+
+def test_a_work_block_is_writable_doubles_of_the_size_asked_and_lives_as_long_as_its_array() -> None:
+    for size in (0, 1, 1000, 1 << 20):
+        block = _work_block(size)
+        assert block.dtype == np.float64 and block.shape == (size,) and block.flags.writeable
+        block[:] = 2.5
+        assert float(block.sum()) == 2.5 * size
+    view = _work_block(4096)[100:200]  # only a slice kept: the memory stays while it is read
+    view[:] = 1.0
+    assert float(view.sum()) == 100.0
 
 
 def test_a_turns_endings_written_into_a_given_block_are_the_ones_returned() -> None:
