@@ -20,6 +20,7 @@ from __future__ import annotations
 import concurrent.futures
 import contextlib
 import functools
+import itertools
 import math
 import mmap
 import os
@@ -715,11 +716,16 @@ class _Memory:
     def __init__(self) -> None:
         self.block = np.empty(0)
 
-    def zeros(self, size: int) -> FloatArray:
+    def zeros(self, size: int, pool: concurrent.futures.Executor | None = None, parts: int = 1) -> FloatArray:
+        """``size`` zeros, written in ``parts`` by ``pool``'s threads if given: the first writes to
+        fresh pages cost the system a fault each (0.2 s of a pass in the zeros, on one thread)."""
         if size > len(self.block):  # with room to grow: each larger block is fresh memory again
             self.block = _work_block(size + size // 2)
         found = self.block[:size]
-        found[:] = 0.0
+        if pool is None or parts < 2:
+            found.fill(0.0)
+        else:
+            list(pool.map(np.ndarray.fill, np.array_split(found, parts), itertools.repeat(0.0)))
         return found
 
 
@@ -744,16 +750,17 @@ class _Layer:
 
     @classmethod
     def spanned(
-        cls, masks: IntArray, totals: IntArray, rows: IntArray, memory: _Memory | None = None
-    ) -> _Layer:
+        cls, masks: IntArray, totals: IntArray, rows: IntArray, memory: _Memory | None = None,
+        pool: concurrent.futures.Executor | None = None, parts: int = 1,
+    ) -> _Layer:  # fmt: skip
         """The positions with vectors of zeros laid out side by side, as wide as ``rows`` says (in
-        ``memory`` if given)."""
+        ``memory`` if given, zeroed in ``parts`` by ``pool``)."""
         widths = np.maximum(rows[:, 2] - rows[:, 1] + 1, 0)
         start = np.zeros(len(masks) + 1, dtype=np.intp)
         np.cumsum(widths, out=start[1:])
         rows[:, 0] = start[:-1] - np.where(widths > 0, rows[:, 1], 0)
         size = int(start[-1])
-        return cls(masks, totals, rows, np.zeros(size) if memory is None else memory.zeros(size))
+        return cls(masks, totals, rows, np.zeros(size) if memory is None else memory.zeros(size, pool, parts))
 
     @property
     def carrying(self) -> IntArray:
@@ -786,6 +793,7 @@ class _Passing:
     every_range: IntArray
     begin: IntArray
     end: IntArray
+    threads: int
 
     def on(
         self, pool: concurrent.futures.Executor, here: _Layer, masks: IntArray, totals: IntArray,
@@ -830,7 +838,7 @@ class _Passing:
             report(step, steps)
         spans = _Layer.unspanned(len(masks))
         list(pool.map(functools.partial(carry, rows=spans, vectors=np.empty(0), spans_only=True), runs))
-        following = _Layer.spanned(masks, totals, spans, memory)
+        following = _Layer.spanned(masks, totals, spans, memory, pool, self.threads)
         carried = functools.partial(carry, rows=following.rows, vectors=following.vectors, spans_only=False)
         for _ in pool.map(carried, runs):
             step += 1
@@ -912,7 +920,7 @@ def forward(
     passing = _Passing(
         tables, values, landing, _work_block(most * len(tables.pair_box)),
         np.empty((most, boxes, 2), dtype=np.int16), np.zeros(1 << boxes, dtype=np.intp),
-        np.zeros(1 << boxes, dtype=np.intp),
+        np.zeros(1 << boxes, dtype=np.intp), size,
     )  # fmt: skip
     memory = (_Memory(), _Memory())
     done = 0
