@@ -486,29 +486,113 @@ def _turn_from(lattice, stop, keeps_out, choose_out):  # type: ignore[no-untyped
 
 
 @jit(**_JIT)
-def _best_ranked(parents, parent_count, keeps, rank, work, which):  # type: ignore[no-untyped-def]
-    """Like :func:`_best` without the rolls' ``stop``: each keep's row becomes the best of it and its
-    sub-multisets, each roll's row the best of its proper sub-multisets, and ``which`` the advisor's
-    rank of the keep that is (on equal values the one the advisor lists first, the lowest rank)."""
+def _best_ranked(  # type: ignore[no-untyped-def]
+    parents, parent_count, keeps, rank, stop, work, best, which, keep_of
+):
+    """With ``work`` holding what each keep is worth (its rows) and the rolls' ``stop``: ``best[k]``,
+    the best of keep k and its sub-multisets, and ``which[k]`` the advisor's rank of the keep that
+    is (on equal values the one the advisor lists first, the lowest rank); then each roll's row of
+    ``work`` becomes the best of entering it and keeping a proper sub-multiset, and ``keep_of[r]``
+    the rank of the keep then kept, -1 for a box (a box comes before keeps on equal values).
+
+    Each row in one pass over its parents, in cases by their number as in :func:`_best`: first the
+    best value, then the lowest rank among the candidates worth it; a keep writes its best apart
+    from its own value and a roll reads its own from ``stop``, so no row is read where it is
+    written and the loops run in vector registers. Candidate by candidate (value and rank compared
+    together, each row written once for each parent), then a pass over the rolls for the box, the
+    endings took 2.86-2.99 microseconds a position, against 2.68-2.77 (16,384 positions of the
+    middle of the game, one thread, taking turns in one process)."""
     block = work.shape[1]
-    for k in range(keeps):
-        for c in range(block):
-            which[k, c] = rank[k]
+    for c in range(block):
+        best[0, c] = work[0, c]
+        which[0, c] = rank[0]
     for k in range(1, work.shape[0]):
-        row = work[k]
-        chosen = which[k]
-        if k >= keeps:  # a roll is not a keep of its own: its first sub-multiset starts the search
-            first = parents[k, 0]
+        if k < keeps:
+            itself, row, mine, chosen = work[k], best[k], np.int16(rank[k]), which[k]
+        else:
+            itself, row, mine, chosen = stop[k - keeps], work[k], np.int16(-1), keep_of[k - keeps]
+        count = parent_count[k]
+        if count == 1:
+            a, pa = best[parents[k, 0]], which[parents[k, 0]]
             for c in range(block):
-                row[c] = work[first, c]
-                chosen[c] = which[first, c]
-        for j in range(1 if k >= keeps else 0, parent_count[k]):
-            other = work[parents[k, j]]
-            picked = which[parents[k, j]]
+                own = itself[c]
+                v = a[c] if a[c] > own else own
+                w = mine if own == v else np.int16(32767)
+                w = pa[c] if (a[c] == v) & (pa[c] < w) else w
+                row[c] = v
+                chosen[c] = w
+        elif count == 2:
+            a, pa = best[parents[k, 0]], which[parents[k, 0]]
+            b, pb = best[parents[k, 1]], which[parents[k, 1]]
             for c in range(block):
-                better = (other[c] > row[c]) | ((other[c] == row[c]) & (picked[c] < chosen[c]))
-                row[c] = other[c] if better else row[c]
-                chosen[c] = picked[c] if better else chosen[c]
+                own = itself[c]
+                v = a[c] if a[c] > own else own
+                v = b[c] if b[c] > v else v
+                w = mine if own == v else np.int16(32767)
+                w = pa[c] if (a[c] == v) & (pa[c] < w) else w
+                w = pb[c] if (b[c] == v) & (pb[c] < w) else w
+                row[c] = v
+                chosen[c] = w
+        elif count == 3:
+            a, pa = best[parents[k, 0]], which[parents[k, 0]]
+            b, pb = best[parents[k, 1]], which[parents[k, 1]]
+            d, pd = best[parents[k, 2]], which[parents[k, 2]]
+            for c in range(block):
+                own = itself[c]
+                v = a[c] if a[c] > own else own
+                v = b[c] if b[c] > v else v
+                v = d[c] if d[c] > v else v
+                w = mine if own == v else np.int16(32767)
+                w = pa[c] if (a[c] == v) & (pa[c] < w) else w
+                w = pb[c] if (b[c] == v) & (pb[c] < w) else w
+                w = pd[c] if (d[c] == v) & (pd[c] < w) else w
+                row[c] = v
+                chosen[c] = w
+        elif count == 4:
+            a, pa = best[parents[k, 0]], which[parents[k, 0]]
+            b, pb = best[parents[k, 1]], which[parents[k, 1]]
+            d, pd = best[parents[k, 2]], which[parents[k, 2]]
+            e, pe = best[parents[k, 3]], which[parents[k, 3]]
+            for c in range(block):
+                own = itself[c]
+                v = a[c] if a[c] > own else own
+                v = b[c] if b[c] > v else v
+                v = d[c] if d[c] > v else v
+                v = e[c] if e[c] > v else v
+                w = mine if own == v else np.int16(32767)
+                w = pa[c] if (a[c] == v) & (pa[c] < w) else w
+                w = pb[c] if (b[c] == v) & (pb[c] < w) else w
+                w = pd[c] if (d[c] == v) & (pd[c] < w) else w
+                w = pe[c] if (e[c] == v) & (pe[c] < w) else w
+                row[c] = v
+                chosen[c] = w
+        else:
+            a, pa = best[parents[k, 0]], which[parents[k, 0]]
+            b, pb = best[parents[k, 1]], which[parents[k, 1]]
+            d, pd = best[parents[k, 2]], which[parents[k, 2]]
+            e, pe = best[parents[k, 3]], which[parents[k, 3]]
+            f, pf = best[parents[k, 4]], which[parents[k, 4]]
+            for c in range(block):
+                own = itself[c]
+                v = a[c] if a[c] > own else own
+                v = b[c] if b[c] > v else v
+                v = d[c] if d[c] > v else v
+                v = e[c] if e[c] > v else v
+                v = f[c] if f[c] > v else v
+                w = mine if own == v else np.int16(32767)
+                w = pa[c] if (a[c] == v) & (pa[c] < w) else w
+                w = pb[c] if (b[c] == v) & (pb[c] < w) else w
+                w = pd[c] if (d[c] == v) & (pd[c] < w) else w
+                w = pe[c] if (e[c] == v) & (pe[c] < w) else w
+                w = pf[c] if (f[c] == v) & (pf[c] < w) else w
+                row[c] = v
+                chosen[c] = w
+            for j in range(5, count):  # no multiset of six faces or fewer has more
+                other, picked = best[parents[k, j]], which[parents[k, j]]
+                for c in range(block):
+                    better = (other[c] > row[c]) | ((other[c] == row[c]) & (picked[c] < chosen[c]))
+                    row[c] = other[c] if better else row[c]
+                    chosen[c] = picked[c] if better else chosen[c]
 
 
 @jit(**_JIT)
@@ -546,7 +630,8 @@ def _endings(  # type: ignore[no-untyped-def]
     keep_of = np.empty((rerolls + 1, rolls, block), dtype=np.int16)
     by_rank = np.empty(keeps, dtype=np.int16)
     by_rank[rank] = np.arange(keeps)
-    which = np.empty((keeps + rolls, block), dtype=np.int16)
+    which = np.empty((keeps, block), dtype=np.int16)
+    best = np.empty((keeps, block))
     pair_at = np.empty((rolls, block), dtype=np.int16)
     chance = work
     ended = stop
@@ -561,13 +646,7 @@ def _endings(  # type: ignore[no-untyped-def]
         work[keeps:] = stop
         for j in range(1, rerolls + 1):
             _kept(children, inverse, work)
-            _best_ranked(parents, parent_count, keeps, rank, work, which)
-            for r in range(rolls):
-                for c in range(block):
-                    keep_value = work[keeps + r, c]
-                    kept = keep_value > stop[r, c]
-                    keep_of[j, r, c] = which[keeps + r, c] if kept else -1
-                    work[keeps + r, c] = keep_value if kept else stop[r, c]
+            _best_ranked(parents, parent_count, keeps, rank, stop, work, best, which, keep_of[j])
         # Forwards through the turn: the chance of each roll on the table, roll by roll.
         ended[:] = 0.0
         given = start_chances.shape[1] > 0
