@@ -50,7 +50,9 @@ keep more for each column (the keeps chosen with each roll left, the best keeps'
 chosen: about 9 KB, against 6 KB for the solve's turn). Measured on 16,384 positions of the middle
 of the game, one thread, when a column kept 24 KB: 5.5-6.1 microseconds a position with 128,
 6.5-7.6 with 256 and 5.8-6.2 with 64. At 9 KB, taking turns in one process: 2.95-3.01 with 128,
-3.01-3.05 with 256, 3.14-3.17 with 64, 3.43-3.48 with 32."""
+3.01-3.05 with 256, 3.14-3.17 with 64, 3.43-3.48 with 32. Once the ranked step ran in vector
+registers (:func:`_best_ranked`): 2.69 with 128, 2.59-2.61 with 256, 2.61-2.69 with 192, but the
+whole forward pass on two threads the same with 128 and 256 (2.19-2.30 s, 2.20-2.28 s)."""
 
 _JIT: dict[str, Any] = {"nogil": True, "cache": True, "error_model": "numpy", "boundscheck": False}
 
