@@ -155,7 +155,7 @@ class Session:
     def standings(self) -> tuple[str, ...]:
         """Once the game is over, how each person's total compares with perfect play, in words:
         only when the exact distribution of perfect play is stored on this machine (working it
-        out takes about ten seconds, which the end of a game should not wait for; the computer works
+        out takes a few seconds, which the end of a game should not wait for; the computer works
         it out on its own once the strategy table is ready: :meth:`Computer.advisor`)."""
         game = self._game
         if not game.is_over:
