@@ -601,18 +601,28 @@ def _reach(rules: RuleSet) -> IntArray:
 
 
 @jit(nogil=True, cache=True, error_model="numpy")
-def _pair_ranges(chances, pair_first, into):  # type: ignore[no-untyped-def]
+def _pair_ranges(chances, masks, pair_first, into):  # type: ignore[no-untyped-def]
     """``into[row, box]``: the first and last pair of each box with a chance in each row of
     ``chances`` (-1 and -2 where none has), so that the passes over a layer's endings read these
-    two numbers for a box instead of all its chances."""
+    two numbers for a box instead of all its chances.
+
+    A box filled in the row's mask has none (no turn ends there), and an open one is searched
+    from each end only as far as its first pair with a chance: read whole, the rows took 0.24
+    microseconds a position, an eighth of the turns' time."""
     for row in range(chances.shape[0]):
+        mask = masks[row]
         for box in range(pair_first.shape[0] - 1):
             first, last = -1, -2
-            for each in range(pair_first[box], pair_first[box + 1]):
-                if chances[row, each] != 0.0:
-                    if first < 0:
+            if not mask >> box & 1:
+                for each in range(pair_first[box], pair_first[box + 1]):
+                    if chances[row, each] != 0.0:
                         first = each
-                    last = each
+                        break
+                if first >= 0:
+                    for each in range(pair_first[box + 1] - 1, first - 1, -1):
+                        if chances[row, each] != 0.0:
+                            last = each
+                            break
             into[row, box, 0] = first
             into[row, box, 1] = last
 
@@ -822,7 +832,9 @@ class _Passing:
             kernel.endings(
                 tables, self.values, here.masks[rows], here.totals[rows], into=chances[at : at + CHUNK]
             )
-            _pair_ranges(chances[at : at + CHUNK], tables.pair_first, ranges[at : at + CHUNK])
+            _pair_ranges(
+                chances[at : at + CHUNK], here.masks[rows], tables.pair_first, ranges[at : at + CHUNK]
+            )
 
         def carry(run: IntArray, rows: IntArray, vectors: FloatArray, spans_only: bool) -> None:
             _carry(
