@@ -18,6 +18,7 @@ from kismet_dice.strategy.chances import chance, wilson
 from kismet_dice.strategy.dice_space import IntArray
 from kismet_dice.strategy.distribution import (
     Distribution,
+    _plans,
     _stand_ins,
     _work_block,
     forward,
@@ -272,6 +273,35 @@ def test_each_totals_stand_in_is_the_one_the_solvers_layers_copy_it_from(rules: 
         copies += len(copy_masks)
     assert copies > 0
     np.testing.assert_array_equal(same, expected)
+
+
+def old_style_plans(rules: RuleSet, root_mask: int, root_total: int) -> dict[int, tuple[IntArray, IntArray]]:
+    """Each later layer's positions the root leads to, from the solver's layers, each by its stand-in."""
+    plans = {}
+    for filled in range(root_mask.bit_count() + 1, len(rules.boxes) + 1):
+        own_masks, own_totals, copy_masks, copy_totals, stand_in = _layer(rules, filled)
+        masks = np.concatenate([own_masks, copy_masks])
+        totals = np.concatenate([own_totals, copy_totals])
+        wanted = ((masks & root_mask) == root_mask) & (totals >= root_total)
+        stand_ins = np.concatenate([own_totals, stand_in])[wanted]
+        found = sorted(set(zip(masks[wanted].tolist(), stand_ins.tolist(), strict=True)))
+        plans[filled] = (np.array([m for m, _ in found]), np.array([t for _, t in found]))
+    return plans
+
+
+@pytest.mark.parametrize(
+    "root", [(0, 0), (0b1, 3), (0b100011, 12), (0b111111, 70), (0b110000001000001, 40)], ids=str
+)
+def test_the_forward_pass_plans_each_later_position_the_root_leads_to_once_by_its_stand_in(
+    root: tuple[int, int],
+) -> None:
+    rules = kismet_rules()
+    planned = _plans(rules, *root)
+    expected = old_style_plans(rules, *root)
+    assert planned.keys() == expected.keys() and sum(len(masks) for masks, _ in planned.values()) > 0
+    for filled, (masks, totals) in expected.items():
+        np.testing.assert_array_equal(planned[filled][0], masks)
+        np.testing.assert_array_equal(planned[filled][1], totals)
 
 
 def test_a_work_block_is_writable_doubles_of_the_size_asked_and_lives_as_long_as_its_array() -> None:
