@@ -550,7 +550,7 @@ def _best_ranked(  # type: ignore[no-untyped-def]
                 w = pd[c] if (d[c] == v) & (pd[c] < w) else w
                 row[c] = v
                 chosen[c] = w
-        elif count == 4:
+        else:  # four at once, then one at a time (five different faces: six rolls of Kismet's 252)
             a, pa = best[parents[k, 0]], which[parents[k, 0]]
             b, pb = best[parents[k, 1]], which[parents[k, 1]]
             d, pd = best[parents[k, 2]], which[parents[k, 2]]
@@ -568,28 +568,7 @@ def _best_ranked(  # type: ignore[no-untyped-def]
                 w = pe[c] if (e[c] == v) & (pe[c] < w) else w
                 row[c] = v
                 chosen[c] = w
-        else:
-            a, pa = best[parents[k, 0]], which[parents[k, 0]]
-            b, pb = best[parents[k, 1]], which[parents[k, 1]]
-            d, pd = best[parents[k, 2]], which[parents[k, 2]]
-            e, pe = best[parents[k, 3]], which[parents[k, 3]]
-            f, pf = best[parents[k, 4]], which[parents[k, 4]]
-            for c in range(block):
-                own = itself[c]
-                v = a[c] if a[c] > own else own
-                v = b[c] if b[c] > v else v
-                v = d[c] if d[c] > v else v
-                v = e[c] if e[c] > v else v
-                v = f[c] if f[c] > v else v
-                w = mine if own == v else np.int16(32767)
-                w = pa[c] if (a[c] == v) & (pa[c] < w) else w
-                w = pb[c] if (b[c] == v) & (pb[c] < w) else w
-                w = pd[c] if (d[c] == v) & (pd[c] < w) else w
-                w = pe[c] if (e[c] == v) & (pe[c] < w) else w
-                w = pf[c] if (f[c] == v) & (pf[c] < w) else w
-                row[c] = v
-                chosen[c] = w
-            for j in range(5, count):  # no multiset of six faces or fewer has more
+            for j in range(4, count):
                 other, picked = best[parents[k, j]], which[parents[k, j]]
                 for c in range(block):
                     better = (other[c] > row[c]) | ((other[c] == row[c]) & (picked[c] < chosen[c]))
