@@ -154,9 +154,9 @@ class Session:
 
     def standings(self) -> tuple[str, ...]:
         """Once the game is over, how each person's total compares with perfect play, in words:
-        only when the exact distribution of perfect play is stored on this machine (working it
-        out takes a few seconds, which the end of a game should not wait for; the computer works
-        it out on its own once the strategy table is ready: :meth:`Computer.advisor`)."""
+        only when the exact distribution of perfect play is stored on this machine (``kismet
+        chances`` stores it the first time it is asked from an empty sheet; working it out takes a
+        few seconds and most of a gigabyte, which the end of a game should not spend unasked)."""
         game = self._game
         if not game.is_over:
             return ()
