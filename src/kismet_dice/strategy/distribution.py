@@ -729,8 +729,11 @@ class _Memory:
     def zeros(self, size: int, pool: concurrent.futures.Executor | None = None, parts: int = 1) -> FloatArray:
         """``size`` zeros, written in ``parts`` by ``pool``'s threads if given: the first writes to
         fresh pages cost the system a fault each (0.2 s of a pass in the zeros, on one thread)."""
-        if size > len(self.block):  # with room to grow: each larger block is fresh memory again
-            self.block = _work_block(size + size // 2)
+        if size > len(self.block):
+            # With room to grow four times: a larger block is fresh memory again, while the pages
+            # of one not written yet cost nothing (530 MB of pages found in a pass against 648 MB
+            # with half as much again).
+            self.block = _work_block(4 * size)
         found = self.block[:size]
         if pool is None or parts < 2:
             found.fill(0.0)
