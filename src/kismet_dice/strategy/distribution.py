@@ -37,7 +37,7 @@ from kismet_dice.strategy import kernel, stored
 from kismet_dice.strategy.compiled import jit
 from kismet_dice.strategy.dice_space import FloatArray, IntArray
 from kismet_dice.strategy.ruleset import RuleSet
-from kismet_dice.strategy.solver import Progress, _layer, equivalent_totals, reachable_totals
+from kismet_dice.strategy.solver import Progress, _layer, equivalent_totals, filled_counts, reachable_totals
 from kismet_dice.strategy.table import StrategyTable, table_dir
 
 FORMAT = "kismet-dice perfect-play distribution"
@@ -869,7 +869,7 @@ def _stand_ins(rules: RuleSet) -> IntArray:
     once per process and rule set (every pass asks; do not change it)."""
     # The stand-in depends on the filled Basic boxes only: a row for each set of them, then each
     # mask reads its own (the solver's layers one by one, every mask again, took 0.12 s).
-    basic_bits = sum(1 << box for box in rules.basic_boxes)
+    basic_bits = rules.basic_mask
     by_subset = np.tile(np.arange(rules.cap + 1, dtype=np.intp), (basic_bits + 1, 1))
     reachable = reachable_totals(rules)
     for subset, equivalent in equivalent_totals(rules).items():
@@ -877,17 +877,6 @@ def _stand_ins(rules: RuleSet) -> IntArray:
     same: IntArray = by_subset[np.arange(1 << len(rules.boxes)) & basic_bits]
     same.flags.writeable = False  # shared by every caller
     return same
-
-
-@functools.cache
-def _filled_counts(boxes: int) -> IntArray:
-    """``out[mask]``: how many boxes ``mask`` fills (once per process: every plan asks)."""
-    masks = np.arange(1 << boxes)
-    counts = np.zeros(1 << boxes, dtype=np.intp)
-    for box in range(boxes):
-        counts += masks >> box & 1
-    counts.flags.writeable = False
-    return counts
 
 
 def _plans(rules: RuleSet, root_mask: int, root_total: int) -> dict[int, tuple[IntArray, IntArray]]:
@@ -899,7 +888,7 @@ def _plans(rules: RuleSet, root_mask: int, root_total: int) -> dict[int, tuple[I
     every mask of a layer takes its set's. (Made from the solver's layers, every position and then
     each one's stand-in, the plans took 0.08 s of a pass from an empty sheet.)"""
     boxes = len(rules.boxes)
-    basic_bits = sum(1 << box for box in rules.basic_boxes)
+    basic_bits = rules.basic_mask
     same = _stand_ins(rules)
     reachable = reachable_totals(rules)
     subsets = np.zeros(basic_bits + 1, dtype=np.intp)  # each set's row in ``standing``
@@ -911,7 +900,7 @@ def _plans(rules: RuleSet, root_mask: int, root_total: int) -> dict[int, tuple[I
         standing[row, : len(totals)] = totals
         lengths[row] = len(totals)
     every = np.arange(1 << boxes)
-    counts = _filled_counts(boxes)
+    counts = filled_counts(boxes)
     plans: dict[int, tuple[IntArray, IntArray]] = {}
     for filled in range(root_mask.bit_count() + 1, boxes + 1):
         masks = every[(counts == filled) & (every & root_mask == root_mask)]

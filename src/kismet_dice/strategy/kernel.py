@@ -54,6 +54,9 @@ of the game, one thread, when a column kept 24 KB: 5.5-6.1 microseconds a positi
 registers (:func:`_best_ranked`): 2.69 with 128, 2.59-2.61 with 256, 2.61-2.69 with 192, but the
 whole forward pass on two threads the same with 128 and 256 (2.19-2.30 s, 2.20-2.28 s)."""
 
+_NO_RANK = np.int16(np.iinfo(np.int16).max)
+"""The rank of no keep, above every keep's: what a roll, no candidate of its own, starts from."""
+
 _JIT: dict[str, Any] = {"nogil": True, "cache": True, "error_model": "numpy", "boundscheck": False}
 
 
@@ -519,7 +522,7 @@ def _best_ranked(  # type: ignore[no-untyped-def]
             for c in range(block):
                 own = itself[c]
                 v = a[c] if a[c] > own else own
-                w = mine if own == v else np.int16(32767)
+                w = mine if own == v else _NO_RANK
                 w = pa[c] if (a[c] == v) & (pa[c] < w) else w
                 row[c] = v
                 chosen[c] = w
@@ -530,7 +533,7 @@ def _best_ranked(  # type: ignore[no-untyped-def]
                 own = itself[c]
                 v = a[c] if a[c] > own else own
                 v = b[c] if b[c] > v else v
-                w = mine if own == v else np.int16(32767)
+                w = mine if own == v else _NO_RANK
                 w = pa[c] if (a[c] == v) & (pa[c] < w) else w
                 w = pb[c] if (b[c] == v) & (pb[c] < w) else w
                 row[c] = v
@@ -544,7 +547,7 @@ def _best_ranked(  # type: ignore[no-untyped-def]
                 v = a[c] if a[c] > own else own
                 v = b[c] if b[c] > v else v
                 v = d[c] if d[c] > v else v
-                w = mine if own == v else np.int16(32767)
+                w = mine if own == v else _NO_RANK
                 w = pa[c] if (a[c] == v) & (pa[c] < w) else w
                 w = pb[c] if (b[c] == v) & (pb[c] < w) else w
                 w = pd[c] if (d[c] == v) & (pd[c] < w) else w
@@ -561,7 +564,7 @@ def _best_ranked(  # type: ignore[no-untyped-def]
                 v = b[c] if b[c] > v else v
                 v = d[c] if d[c] > v else v
                 v = e[c] if e[c] > v else v
-                w = mine if own == v else np.int16(32767)
+                w = mine if own == v else _NO_RANK
                 w = pa[c] if (a[c] == v) & (pa[c] < w) else w
                 w = pb[c] if (b[c] == v) & (pb[c] < w) else w
                 w = pd[c] if (d[c] == v) & (pd[c] < w) else w

@@ -74,6 +74,11 @@ class RuleSet:
         return tuple(i for i, box in enumerate(self.boxes) if box.basic)
 
     @cached_property
+    def basic_mask(self) -> int:
+        """The bits of the boxes that count toward the bonus, as in a mask of filled boxes."""
+        return sum(1 << box for box in self.basic_boxes)
+
+    @cached_property
     def fingerprint(self) -> str:
         """A hash of everything that decides the optimal values: the key of a stored table."""
         canonical = json.dumps(
