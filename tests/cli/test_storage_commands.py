@@ -31,8 +31,14 @@ def kismet(home: Path, *arguments: str, given: str = "") -> subprocess.Completed
 
 def turns(boxes: range) -> str:
     # Score at once in the given box; the "y" confirms a zero, or is a harmless unreadable
-    # answer to the next turn's keep question when no zero was asked about.
+    # answer to the next turn's keep question when no zero was asked about. After the last turn
+    # it would be taken as the answer to the name question, were the last box not a zero: the
+    # games that use this are seeded (SEED), so their dice are the same every run, and the Kismet
+    # box, last, scores zero in them (unseeded, a Kismet at the first roll broke one in 1,296).
     return "".join(f"s\n{box}\ny\n" for box in boxes)
+
+
+SEED = ("--seed", "7")
 
 
 def fill_hall(home: Path, totals: list[int]) -> None:
@@ -113,11 +119,11 @@ def test_an_unwritable_home_is_one_line_naming_it_and_a_failure(tmp_path: Path) 
 
 
 def test_a_game_stopped_half_way_resumes_and_ends_in_the_hall_of_fame(home: Path) -> None:
-    first = kismet(home, "play", "--plain", given="Ann\n" + turns(range(1, 6)))
+    first = kismet(home, "play", "--plain", *SEED, given="Ann\n" + turns(range(1, 6)))
     assert first.returncode == 0
     assert "It is saved" in first.stdout
 
-    second = kismet(home, "play", "--plain", given="1\n" + turns(range(6, 16)) + "  Champion  \n")
+    second = kismet(home, "play", "--plain", *SEED, given="1\n" + turns(range(6, 16)) + "  Champion  \n")
     assert second.returncode == 0, second.stderr
     assert "Unfinished games:\n  1. Ann " in second.stdout
     assert "round 6, Ann to play" in second.stdout
@@ -150,7 +156,7 @@ def test_names_on_the_command_line_start_a_new_game(home: Path) -> None:
 
 
 def test_a_qualifying_player_may_take_the_player_name_and_a_bad_name_is_asked_again(home: Path) -> None:
-    result = kismet(home, "play", "--plain", "Ann", given=turns(range(1, 16)) + "\x1b[31m\n\n")
+    result = kismet(home, "play", "--plain", *SEED, "Ann", given=turns(range(1, 16)) + "\x1b[31m\n\n")
     assert "cannot hold control characters. Try again." in result.stdout
     [entry] = json.loads(kismet(home, "hall", "--json").stdout)
     assert entry["name"] == "Ann"
@@ -158,7 +164,7 @@ def test_a_qualifying_player_may_take_the_player_name_and_a_bad_name_is_asked_ag
 
 def test_a_total_that_does_not_qualify_asks_for_no_name(home: Path) -> None:
     fill_hall(home, [400] * 10)
-    result = kismet(home, "play", "--plain", "Ann", given=turns(range(1, 16)))
+    result = kismet(home, "play", "--plain", *SEED, "Ann", given=turns(range(1, 16)))
     assert result.returncode == 0
     assert "Hall of Fame" not in result.stdout
     assert [e["name"] for e in json.loads(kismet(home, "hall", "--json").stdout)] == [
