@@ -15,6 +15,7 @@ from kismet_dice.session import Seat, Session, Setup, local_session, narration
 from kismet_dice.storage import Storage
 from kismet_dice.strategy import Advisor, Computer, Level, StrategyTable
 from kismet_dice.strategy.chances import Continuations
+from kismet_dice.strategy.distribution import Distribution
 from tests.game.test_solo_game import TURNS
 from tests.support.games import (
     draws,
@@ -212,3 +213,28 @@ def test_hint_late_in_a_game_adds_each_options_chance_of_a_hall_of_fame_total(
     assert out.count("(best for the Hall of Fame)") == 1
     assert narration.HALL_FUTURES_MISSING in out
     assert f"Chance of a Hall of Fame total, {bar + 1} or more, playing perfectly from here" in out
+
+
+def test_the_end_works_out_how_each_total_compares_with_perfect_play_where_the_table_is_stored(
+    storage: Storage, kismet_table: StrategyTable, kismet_distribution: Distribution
+) -> None:
+    session = finished_two_player_game(storage)
+    assert session.standings() == ()  # nothing stored in this home
+    sink = io.StringIO()
+    computer = Computer(table=kismet_table, perfect=kismet_distribution)
+    PlainTable(io.StringIO(""), sink, computer=computer).show_end(session)
+    out = sink.getvalue()
+    ann, bob = session.game.total(0), session.game.total(1)
+    assert out.index(narration.COMPARING) < out.index(f"Ann's {ann} beats")
+    assert f"Ann's {ann} beats {kismet_distribution.below(ann):.0%} of perfect games.\n" in out
+    assert f"Bob's {bob} beats {kismet_distribution.below(bob):.0%} of perfect games.\n" in out
+    assert "points in 15 decisions" in out  # and the review after them
+
+
+def test_without_a_stored_table_the_end_says_no_standings_and_how_to_get_the_review(storage: Storage) -> None:
+    session = finished_two_player_game(storage)
+    sink = io.StringIO()
+    PlainTable(io.StringIO(""), sink, computer=Computer()).show_end(session)
+    out = sink.getvalue()
+    assert narration.COMPARING not in out and "perfect games" not in out
+    assert "run 'kismet solve' once" in out

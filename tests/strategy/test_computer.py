@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import numpy as np
+
 from kismet_dice.game import Game, Roll, Score, ScriptedDice
 from kismet_dice.rules import Box
 from kismet_dice.strategy import Computer, StrategyTable
+from kismet_dice.strategy.distribution import Distribution, distribution_path
 
 
 def test_easy_and_medium_need_no_table() -> None:
@@ -24,3 +29,23 @@ def test_the_hard_player_and_the_advice_share_the_loaded_table(kismet_table: Str
     assert hard.choose(game) == Score(Box.KISMET)
     assert computer.advisor().game_options(game)[0].box is Box.KISMET
     assert hard.choose(game) != Roll(())
+
+
+def test_perfect_play_is_worked_out_once_with_progress_then_loaded_from_the_store(
+    kismet_table: StrategyTable, kismet_distribution: Distribution, tmp_path: Path
+) -> None:
+    steps: list[tuple[int, int]] = []
+    first = Computer(tmp_path, table=kismet_table)
+    worked_out = first.perfect_play(lambda done, total: steps.append((done, total)))
+    # The same numbers as the distribution worked out for the whole run, to the bit.
+    assert worked_out.offset == kismet_distribution.offset
+    assert np.array_equal(worked_out.probabilities, kismet_distribution.probabilities)
+    done = [step[0] for step in steps]
+    assert len(steps) > 10 and done == sorted(done) and steps[-1][0] == steps[-1][1]
+    assert distribution_path(kismet_table.rules, tmp_path).exists()
+    assert first.perfect_play() is worked_out  # kept, not worked out again
+    # Another process on the machine (here, another computer) loads it: no progress to show.
+    steps.clear()
+    again = Computer(tmp_path, table=kismet_table)
+    loaded = again.perfect_play(lambda done, total: steps.append((done, total)))
+    assert steps == [] and np.array_equal(loaded.probabilities, worked_out.probabilities)

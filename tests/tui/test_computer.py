@@ -14,6 +14,7 @@ from kismet_dice.session import Seat, Setup, narration
 from kismet_dice.storage import Storage
 from kismet_dice.strategy import Advisor, Computer, Level, StrategyTable
 from kismet_dice.strategy.chances import Continuations
+from kismet_dice.strategy.distribution import Distribution
 from kismet_dice.strategy.solver import Progress
 from kismet_dice.tui import KismetApp
 from kismet_dice.tui.app import SETUP_KEY
@@ -71,10 +72,11 @@ def nearly_done(storage: Storage) -> int:
 
 
 async def test_advice_warns_marks_the_game_assisted_and_plays_the_best_option(
-    storage: Storage, kismet_table: StrategyTable
+    storage: Storage, kismet_table: StrategyTable, kismet_distribution: Distribution
 ) -> None:
     saved_id = nearly_done(storage)
-    app = KismetApp(storage, computer=Computer(table=kismet_table), rng=ScriptedDice([6]), pace=0)
+    computer = Computer(table=kismet_table, perfect=kismet_distribution)
+    app = KismetApp(storage, computer=computer, rng=ScriptedDice([6]), pace=0)
     async with app.run_test(size=(100, 30)) as pilot:
         assert isinstance(app.screen, StartScreen)
         await pilot.press("shift+tab", "enter")  # resume the offered game
@@ -109,6 +111,12 @@ async def test_advice_warns_marks_the_game_assisted_and_plays_the_best_option(
         # Fifteen entries and one keep, the scripted start of the game costly, the advice not.
         assert "points in 16 decisions" in text and "The costliest decisions:" in text
         assert "turn 15" not in text
+        # No distribution of perfect play stored in this home: the end worked it out (here, the
+        # computer's) to say how the total compares.
+        game = app.screen.session.game
+        total = game.total(0)
+        standings = str(app.screen.query_one("#standings", Static).render())
+        assert standings == narration.standing(game.names[0], total, kismet_distribution.below(total))
     assert storage.hall.entries() == ()
 
 

@@ -12,6 +12,7 @@ from fastapi.testclient import TestClient
 from playwright.sync_api import Browser
 
 from kismet_dice.strategy import Computer, StrategyTable
+from kismet_dice.strategy.distribution import Distribution
 from tests.support.browser import chromium
 from tests.support.web import QueuedDice, client, new_game
 
@@ -24,8 +25,10 @@ def browser() -> Iterator[Browser]:
 
 
 @pytest.fixture
-def computer(kismet_table: StrategyTable) -> Computer:
-    return Computer(table=kismet_table)
+def computer(kismet_table: StrategyTable, kismet_distribution: Distribution) -> Computer:
+    # With perfect play's distribution: the end of a game has it at once, as on a server that
+    # worked it out before (each test's home stores none).
+    return Computer(table=kismet_table, perfect=kismet_distribution)
 
 
 @pytest.fixture

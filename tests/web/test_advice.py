@@ -206,6 +206,11 @@ def test_proficiency_counts_what_each_choice_cost_against_perfect_play(
             over = page.wait_for(lambda view: view["over"], after=after)
         answer = web.get(f"/api/games/{game_id}/proficiency")
     assert answer.status_code == 200, answer.text
+    ann_total = over["players"][0]["total"]
+    share = computer.perfect_play().below(ann_total)
+    # The game's view had no standings (no distribution stored in this home): the review brings them.
+    assert over["standings"] == []
+    assert answer.json()["standings"] == [f"Ann's {ann_total} beats {share:.0%} of perfect games."]
     ann_played, hal_played = answer.json()["players"]
     assert (ann_played["name"], ann_played["computer"]) == ("Ann", None)
     assert (hal_played["name"], hal_played["computer"]) == ("Hal", "hard")

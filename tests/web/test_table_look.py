@@ -167,6 +167,11 @@ def test_the_end_has_a_winners_banner_and_column_and_the_review_in_cards(
         expect(cards.locator("h4")).to_have_text("Ann")
         expect(cards.locator(".loss")).to_be_visible()
         assert contrast(page, "#proficiency-players .review-card .loss")["text"] >= 4.5
+        # Perfect play was not stored in this home: the review brought how the total compares.
+        total = int(page.locator("#sheet .total").inner_text())
+        share = computer.perfect_play().below(total)
+        said = f"Ann's {total} beats {share:.0%} of perfect games."
+        expect(page.locator("#standings li")).to_have_text([said])
         assert serious(page) == []
         SHOTS.mkdir(exist_ok=True)
         page.screenshot(path=str(SHOTS / f"web-end-{scheme}.png"), full_page=True)

@@ -550,13 +550,22 @@ class PlainTable:
         self.say("Final sheets:")
         self.show_sheets(game)
         self.say(session.result())
-        for line in session.standings():
+        standings = session.standings()
+        computer = self._computer
+        if not standings and session.humans and computer is not None and computer.stored:
+            # The first time on a machine, the distribution of perfect play takes a few seconds.
+            self.say(narration.COMPARING)
+            try:
+                standings = session.work_out_standings(computer, self._progress_in_tenths())
+            except ComputerUnavailable as error:
+                self.say(str(error))
+        for line in standings:
             self.say(line)
-        if self._computer is None:
+        if computer is None:
             return
         # Judging every decision needs the solved table; solving it is left to an explicit ask.
-        if self._computer.stored:
-            for line in narration.review(proficiency(game, self._computer.advisor())):
+        if computer.stored:
+            for line in narration.review(proficiency(game, computer.advisor())):
                 self.say(line)
         else:
             self.say("To see how well everyone played, run 'kismet solve' once (a few seconds).")

@@ -412,6 +412,10 @@ def standing(name: str, total: int, share: float) -> str:
     return f"{name}'s {total} beats {share:.0%} of perfect games."
 
 
+COMPARING = "Comparing each total with perfect play…"
+"""Said while the distribution of perfect play is worked out, the first time on a machine."""
+
+
 # --- the Hall of Fame in advice ---------------------------------------------------------------
 
 WORKING_OUT_CHANCES = "Working out the chances of a Hall of Fame total…"

@@ -21,9 +21,10 @@ from kismet_dice.session.keeping import Keeper, StoreKeeper, Unkept
 from kismet_dice.session.narration import Told
 from kismet_dice.session.seats import BadSetup, Seat, Setup
 from kismet_dice.storage import HallEntry, SavedGame, Storage, StorageError, entering_total, qualifies
-from kismet_dice.strategy import Advisor, ComputerPlayer, Goal, Level, Option, kismet_rules
-from kismet_dice.strategy.distribution import distribution_path
+from kismet_dice.strategy import Advisor, Computer, ComputerPlayer, Goal, Level, Option, kismet_rules
+from kismet_dice.strategy.distribution import Distribution, distribution_path
 from kismet_dice.strategy.distribution import load as load_distribution
+from kismet_dice.strategy.solver import Progress
 
 Players = Callable[[Level, Goal], ComputerPlayer]
 """Makes the computer player of a level (``hard`` may load the strategy table first); the goal is
@@ -152,19 +153,20 @@ class Session:
         """Who won, in words, once the game is over."""
         return narration.result(self._game)
 
-    def standings(self) -> tuple[str, ...]:
+    def standings(self, perfect: Distribution | None = None) -> tuple[str, ...]:
         """Once the game is over, how each person's total compares with perfect play, in words:
-        only when the exact distribution of perfect play is stored on this machine (``kismet
-        chances`` stores it the first time it is asked from an empty sheet; working it out takes a
-        few seconds and most of a gigabyte, which the end of a game should not spend unasked)."""
+        against ``perfect`` (:meth:`Computer.perfect_play <kismet_dice.strategy.Computer.perfect_play>`,
+        which the end of a game asks for where the computer's table is stored), else the
+        distribution stored on this machine, if it is (else nothing)."""
         game = self._game
-        if not game.is_over:
+        if not game.is_over or not self.humans:
             return ()
         if self._standings is None:
             # Read once it is there: every view of a finished game shows them. (Until it is
             # stored, each view looks again: it may be stored while the end is on the screen.)
-            rules = kismet_rules()
-            perfect = load_distribution(rules, distribution_path(rules))
+            if perfect is None:
+                rules = kismet_rules()
+                perfect = load_distribution(rules, distribution_path(rules))
             if perfect is None:
                 return ()
             self._standings = tuple(
@@ -172,6 +174,16 @@ class Session:
                 for seat in self.humans
             )
         return self._standings
+
+    def work_out_standings(self, computer: Computer, progress: Progress | None = None) -> tuple[str, ...]:
+        """:meth:`standings`, working out the distribution of perfect play first where it is not
+        stored (the first time on a machine: a few seconds once the computer's table is loaded).
+        The end of a game asks this off the interface's event loop, where the table is stored;
+        raises :class:`ComputerUnavailable` as the computer does."""
+        found = self.standings()
+        if found or not self._game.is_over or not self.humans:
+            return found
+        return self.standings(computer.perfect_play(progress))
 
     # --- actions ------------------------------------------------------------------------
 

@@ -10,6 +10,10 @@ computer is unavailable instead of getting ready for ever; a later call tries ag
 The ``target`` player also reads the futures of every position (:meth:`Computer.futures`), worked
 out once per machine in under a minute and afterwards loaded in an instant; :meth:`Computer.ready_for`
 and :meth:`Computer.prepare` cover what a set of levels needs, table and futures together.
+
+The end of a game compares each person's total with perfect play (:meth:`Computer.perfect_play`):
+the distribution of its final total, worked out from the table once per machine in a few seconds
+and then stored beside it.
 """
 
 from __future__ import annotations
@@ -20,12 +24,12 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from kismet_dice.strategy.advisor import Advisor
-from kismet_dice.strategy.distribution import Futures
+from kismet_dice.strategy.distribution import Distribution, Futures, distribution_path, load_or_compute
 from kismet_dice.strategy.players import ComputerPlayer, Goal, Level, computer_player
 from kismet_dice.strategy.ruleset import kismet_rules
 from kismet_dice.strategy.solver import Progress
 from kismet_dice.strategy.stored_futures import futures_path, load_futures, load_or_compute_futures
-from kismet_dice.strategy.table import StrategyTable, load_or_solve, table_path
+from kismet_dice.strategy.table import StrategyTable, computing_lock, load_or_solve, table_path
 from kismet_dice.strategy.target import HallPlayer
 from kismet_dice.strategy.win_player import WinPlayer
 from kismet_dice.strategy.workers import SolveFailed
@@ -47,6 +51,7 @@ class Computer:
         directory: Path | None = None,
         table: StrategyTable | None = None,
         futures: Futures | None = None,
+        perfect: Distribution | None = None,
     ) -> None:
         self._directory = directory
         self._advisor = Advisor(table) if table is not None else None
@@ -55,6 +60,8 @@ class Computer:
         self._futures = futures
         # Its own lock: advice and hard moves go on while the futures are worked out (half a minute).
         self._futures_lock = threading.Lock()
+        self._perfect = perfect
+        self._perfect_lock = threading.Lock()
 
     @property
     def ready(self) -> bool:
@@ -143,6 +150,22 @@ class Computer:
                     self._futures = load_or_compute_futures(table, progress, self._directory)
                 self._failure = None
             return self._futures
+
+    def perfect_play(self, progress: Progress | None = None) -> Distribution:
+        """The distribution of perfect play's final total from an empty sheet, loading the table first
+        if need be, and the first time on a machine working it out (a few seconds) and storing it.
+        One process at a time works it out; the others wait and load what it stored.
+
+        Raises :class:`ComputerUnavailable` (and remembers why in :attr:`failure`) if it can be
+        neither loaded nor computed; a later call tries again.
+        """
+        table = self.advisor(progress).table
+        with self._perfect_lock:
+            if self._perfect is None:
+                path = distribution_path(table.rules, self._directory)
+                with self._unavailable_without("the distribution of perfect play"), computing_lock(path):
+                    self._perfect = load_or_compute(table, directory=self._directory, progress=progress)
+            return self._perfect
 
     def ready_for(self, levels: Iterable[Level | None]) -> bool:
         """Whether the players of ``levels`` (``None`` for a person) can play at once."""

@@ -330,6 +330,12 @@ class PlayerProficiency(View):
 class ProficiencyView(View):
     players: list[PlayerProficiency]
     review: list[str] = Field(description="the whole review in lines, as every interface tells it")
+    standings: list[str] = Field(
+        default_factory=list,
+        description="how each person's total compares with perfect play, one a line (the game's "
+        "standings, worked out for this answer where this server had not stored perfect play's "
+        "distribution yet; empty where the computer could not)",
+    )
 
 
 class Invitation(View):

@@ -296,7 +296,7 @@ def _decision(names: tuple[str, ...], decision: Decision) -> DecisionView:
     )
 
 
-def proficiency_view(table: Table, judged: Proficiency) -> ProficiencyView:
+def proficiency_view(table: Table, judged: Proficiency, standings: tuple[str, ...] = ()) -> ProficiencyView:
     players = [
         PlayerProficiency(
             seat=seat,
@@ -309,7 +309,7 @@ def proficiency_view(table: Table, judged: Proficiency) -> ProficiencyView:
         )
         for seat, name in enumerate(judged.names)
     ]
-    return ProficiencyView(players=players, review=list(narration.review(judged)))
+    return ProficiencyView(players=players, review=list(narration.review(judged)), standings=list(standings))
 
 
 def hall_entry_view(entry: HallEntry) -> HallEntryView:

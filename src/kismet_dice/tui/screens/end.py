@@ -47,9 +47,7 @@ class EndScreen(Screen[None]):
                 for seat, name in sorted(enumerate(game.names), key=lambda each: -game.total(each[0]))
             )
             yield Static(totals, id="totals")
-            standings = self.session.standings()
-            if standings:
-                yield Static("\n".join(standings), id="standings")
+            yield Static("\n".join(self.session.standings()), id="standings")
             if self.session.assisted and self.session.humans:
                 yield Static(narration.ASSISTED, id="assisted")
             with VerticalScroll(id="review"):
@@ -64,9 +62,12 @@ class EndScreen(Screen[None]):
     def on_mount(self) -> None:
         self.redraw()
         self.query_one("#chances-chart").display = False
+        self.query_one("#standings").display = bool(self.session.standings())
         if self.computer is not None:
             self.query_one("#proficiency", Static).update("Working out how well everyone played…")
             self.judge(self.computer)
+            if not self.session.standings() and self.session.humans:
+                self.compare(self.computer)
             if WinChances(self.computer).available and len(self.session.game.names) > 1:
                 self.follow_chances(self.computer)
         self.query_one("#review").focus()
@@ -117,6 +118,30 @@ class EndScreen(Screen[None]):
         else:
             text = "\n".join(narration.review(judged))
         self.app.call_from_thread(self.show_review, text)
+
+    @work(thread=True, group="standings")
+    def compare(self, computer: Computer) -> None:
+        """How each person's total compares with perfect play: the first time on a machine, its
+        distribution is worked out (a few seconds once the table is loaded), with progress."""
+        said = [-1]
+
+        def progress(done: int, total: int) -> None:
+            percent = 100 * done // max(total, 1)
+            if percent > said[0]:  # a line for each percent, not for each of the pass's steps
+                said[0] = percent
+                self.app.call_from_thread(self.show_standings, f"{narration.COMPARING} {percent}%")
+
+        try:
+            standings = self.session.work_out_standings(computer, progress)
+        except (ComputerUnavailable, OSError, ValueError, MemoryError):
+            standings = ()  # the review below says why the computer could not judge
+        self.app.call_from_thread(self.show_standings, "\n".join(standings))
+
+    def show_standings(self, text: str) -> None:
+        standings = self.query_one("#standings", Static)
+        standings.update(text)
+        standings.display = bool(text)
+        self.call_after_refresh(self.tell_more)
 
     @work(thread=True, group="chances")
     def follow_chances(self, computer: Computer) -> None:

@@ -210,14 +210,25 @@ async def _advice(table_id: str, service: Service, token: str | None, *, work_ou
 
 @router.get("/{table_id}/proficiency")
 async def how_well(table_id: str, service: Service) -> ProficiencyView:
-    """Once the game is over: each player's expected points lost against perfect play, and the
-    choices that cost most. Anyone with the game's link may ask."""
+    """Once the game is over: each player's expected points lost against perfect play, the
+    choices that cost most, and how each person's total compares with perfect play. Anyone with
+    the game's link may ask."""
     table = await service.run(lambda: service.tables.get(table_id))
     if not table.session.game.is_over:
         raise IllegalAction("how well everyone played is shown once the game is over")
     advisor = await service.advisor(table)
+
+    def judged() -> ProficiencyView:
+        session = table.session
+        try:
+            # The first time on this machine, perfect play's distribution: a few seconds.
+            standings = session.work_out_standings(service.computer)
+        except ComputerUnavailable:
+            standings = ()  # the review stands on its own; the standings wait for a later ask
+        return proficiency_view(table, proficiency(session.game, advisor), standings)
+
     # A finished game no longer changes: read here, off the store thread, as long as it takes.
-    return await asyncio.to_thread(lambda: proficiency_view(table, proficiency(table.session.game, advisor)))
+    return await asyncio.to_thread(judged)
 
 
 @router.post("/{table_id}/hall", dependencies=[ACTION], responses=TOO_MANY)

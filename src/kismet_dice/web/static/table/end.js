@@ -25,6 +25,7 @@ export function endPanel(page, actions) {
   );
   let asked = "not asked";
   let answered = false;
+  let comparedLines = [];
 
   function drawTotals() {
     const state = page.state;
@@ -42,8 +43,10 @@ export function endPanel(page, actions) {
         ),
       ),
     );
-    // How each person's total compares with perfect play, in the server's words, one a line.
-    replace(standings, (state.standings || []).map((line) => el("li", {}, line)));
+    // How each person's total compares with perfect play, in the server's words, one a line: the
+    // game's, or where the server had not worked them out yet, those the review brought.
+    const lines = state.standings && state.standings.length ? state.standings : comparedLines;
+    replace(standings, lines.map((line) => el("li", {}, line)));
   }
 
   function drawFame() {
@@ -112,6 +115,8 @@ export function endPanel(page, actions) {
       return;
     }
     asked = "shown";
+    comparedLines = measured.standings || [];
+    drawTotals();
     verdict.replaceChildren(
       el("h3", {}, "How well everyone played"),
       el(
