@@ -209,6 +209,7 @@ def test_a_name_given_after_other_games_filled_the_list_is_told_so(storage: Stor
 def test_the_end_of_a_game_says_how_each_total_compares_with_perfect_play(storage: Storage) -> None:
     session = finished_two_player_game(storage)
     assert session.standings() == ()  # no distribution of perfect play on this machine yet
+    assert session.standings_to_work_out
     rules = kismet_rules()
     # Every total from 50 to 249 equally likely: a total t beats (t - 50) of the 200.
     save(rules, Distribution(50, np.full(200, 1 / 200)), distribution_path(rules))
@@ -218,6 +219,7 @@ def test_the_end_of_a_game_says_how_each_total_compares_with_perfect_play(storag
         f"Ann's {ann} beats {(ann - 50) / 200:.0%} of perfect games.",
         f"Bob's {bob} beats {(bob - 50) / 200:.0%} of perfect games.",
     )
+    assert not session.standings_to_work_out
 
 
 @given(st.integers(0, 10_000), st.integers(1, 4), st.integers(0, 300))

@@ -552,7 +552,7 @@ class PlainTable:
         self.say(session.result())
         standings = session.standings()
         computer = self._computer
-        if not standings and session.humans and computer is not None and computer.stored:
+        if session.standings_to_work_out and computer is not None and computer.stored:
             # The first time on a machine, the distribution of perfect play takes a few seconds.
             self.say(narration.COMPARING)
             try:

@@ -175,14 +175,19 @@ class Session:
             )
         return self._standings
 
+    @property
+    def standings_to_work_out(self) -> bool:
+        """Whether the game is over with people at the table and no distribution of perfect play
+        stored to say its standings: the end of a game then asks :meth:`work_out_standings`."""
+        return self._game.is_over and bool(self.humans) and not self.standings()
+
     def work_out_standings(self, computer: Computer, progress: Progress | None = None) -> tuple[str, ...]:
         """:meth:`standings`, working out the distribution of perfect play first where it is not
         stored (the first time on a machine: a few seconds once the computer's table is loaded).
         The end of a game asks this off the interface's event loop, where the table is stored;
         raises :class:`ComputerUnavailable` as the computer does."""
-        found = self.standings()
-        if found or not self._game.is_over or not self.humans:
-            return found
+        if not self.standings_to_work_out:
+            return self.standings()
         return self.standings(computer.perfect_play(progress))
 
     # --- actions ------------------------------------------------------------------------

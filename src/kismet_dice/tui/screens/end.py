@@ -66,7 +66,7 @@ class EndScreen(Screen[None]):
         if self.computer is not None:
             self.query_one("#proficiency", Static).update("Working out how well everyone played…")
             self.judge(self.computer)
-            if not self.session.standings() and self.session.humans:
+            if self.session.standings_to_work_out:
                 self.compare(self.computer)
             if WinChances(self.computer).available and len(self.session.game.names) > 1:
                 self.follow_chances(self.computer)
