@@ -226,8 +226,8 @@ def test_the_end_works_out_how_each_total_compares_with_perfect_play_where_the_t
     out = sink.getvalue()
     ann, bob = session.game.total(0), session.game.total(1)
     assert out.index(narration.COMPARING) < out.index(f"Ann's {ann} beats")
-    assert f"Ann's {ann} beats {kismet_distribution.below(ann):.0%} of perfect games.\n" in out
-    assert f"Bob's {bob} beats {kismet_distribution.below(bob):.0%} of perfect games.\n" in out
+    assert narration.standing("Ann", ann, kismet_distribution.below(ann)) + "\n" in out
+    assert narration.standing("Bob", bob, kismet_distribution.below(bob)) + "\n" in out
     assert "points in 15 decisions" in out  # and the review after them
 
 

@@ -12,6 +12,7 @@ from fastapi.testclient import TestClient
 
 from kismet_dice.game import Game, ScriptedDice
 from kismet_dice.rules import Box
+from kismet_dice.session import narration
 from kismet_dice.session.narration import HALL_ANY_TOTAL, HALL_FUTURES_MISSING, hall_chances
 from kismet_dice.storage import Storage
 from kismet_dice.strategy import Advisor, Computer, StrategyTable
@@ -210,7 +211,7 @@ def test_proficiency_counts_what_each_choice_cost_against_perfect_play(
     share = computer.perfect_play().below(ann_total)
     # The game's view had no standings (no distribution stored in this home): the review brings them.
     assert over["standings"] == []
-    assert answer.json()["standings"] == [f"Ann's {ann_total} beats {share:.0%} of perfect games."]
+    assert answer.json()["standings"] == [narration.standing("Ann", ann_total, share)]
     ann_played, hal_played = answer.json()["players"]
     assert (ann_played["name"], ann_played["computer"]) == ("Ann", None)
     assert (hal_played["name"], hal_played["computer"]) == ("Hal", "hard")

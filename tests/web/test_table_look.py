@@ -11,6 +11,7 @@ from typing import Literal
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
+from kismet_dice.session import narration
 from kismet_dice.strategy import Computer
 from tests.support.browser import SHOTS, animations_ended, serious, served, start
 from tests.support.look import box, contrast
@@ -170,7 +171,7 @@ def test_the_end_has_a_winners_banner_and_column_and_the_review_in_cards(
         # Perfect play was not stored in this home: the review brought how the total compares.
         total = int(page.locator("#sheet .total").inner_text())
         share = computer.perfect_play().below(total)
-        said = f"Ann's {total} beats {share:.0%} of perfect games."
+        said = narration.standing("Ann", total, share)
         expect(page.locator("#standings li")).to_have_text([said])
         assert serious(page) == []
         SHOTS.mkdir(exist_ok=True)

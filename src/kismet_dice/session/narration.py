@@ -404,11 +404,25 @@ def hall_pushed_out(player: str, total: int, by: str | None) -> str:
 
 
 def standing(name: str, total: int, share: float) -> str:
-    """How a total compares with perfect play (``share``: perfect games it beats).
+    """How a total compares with perfect play (``share``: perfect games it beats). A share that
+    would round to 0% or 100% says so without rounding it away: beating a few perfect games in a
+    million is not beating none, and 100% would claim that none ends higher.
 
     >>> standing("Ann", 287, 0.3812)
     "Ann's 287 beats 38% of perfect games."
+    >>> standing("Bob", 41, 2e-9), standing("Bob", 20, 0.0)
+    ("Bob's 41 beats fewer than 1% of perfect games.", "Bob's 20 beats no perfect game.")
+    >>> standing("Cy", 590, 0.9987), standing("Cy", 900, 1.0)
+    ("Cy's 590 beats more than 99% of perfect games.", "Cy's 900 beats every perfect game.")
     """
+    if share <= 0.0:
+        return f"{name}'s {total} beats no perfect game."
+    if share >= 1.0:
+        return f"{name}'s {total} beats every perfect game."
+    if share < 0.005:
+        return f"{name}'s {total} beats fewer than 1% of perfect games."
+    if share >= 0.995:
+        return f"{name}'s {total} beats more than 99% of perfect games."
     return f"{name}'s {total} beats {share:.0%} of perfect games."
 
 
