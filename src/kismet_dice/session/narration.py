@@ -416,14 +416,16 @@ def standing(name: str, total: int, share: float) -> str:
     ("Cy's 590 beats more than 99% of perfect games.", "Cy's 900 beats every perfect game.")
     """
     if share <= 0.0:
-        return f"{name}'s {total} beats no perfect game."
-    if share >= 1.0:
-        return f"{name}'s {total} beats every perfect game."
-    if share < 0.005:
-        return f"{name}'s {total} beats fewer than 1% of perfect games."
-    if share >= 0.995:
-        return f"{name}'s {total} beats more than 99% of perfect games."
-    return f"{name}'s {total} beats {share:.0%} of perfect games."
+        beaten = "no perfect game"
+    elif share >= 1.0:
+        beaten = "every perfect game"
+    elif share < 0.005:
+        beaten = "fewer than 1% of perfect games"
+    elif share >= 0.995:
+        beaten = "more than 99% of perfect games"
+    else:
+        beaten = f"{share:.0%} of perfect games"
+    return f"{name}'s {total} beats {beaten}."
 
 
 COMPARING = "Comparing each total with perfect play…"
