@@ -1,7 +1,8 @@
 """The table as a game: dice on a board with one primary step, text that reads in both themes,
 the last move of another player marked, a filled box that pops (and keeps still for those who ask
-for no motion), a winner's banner and column with a review one card a player, and a phone on
-which the dice and the whole sheet share one screen."""
+for no motion), a winner's banner and column with a review one card a player, a phone on which
+the dice and the whole sheet share one screen, and a phone's Hall of Fame question clear of its
+name field."""
 
 from __future__ import annotations
 
@@ -253,4 +254,34 @@ def test_on_a_phone_five_players_columns_are_all_in_view_none_under_another(
         assert wrap.evaluate("(node) => node.scrollWidth <= node.clientWidth")
         SHOTS.mkdir(exist_ok=True)
         page.screenshot(path=str(SHOTS / "web-phone-five.png"))
+        context.close()
+
+
+def test_on_a_phone_the_hall_of_fame_question_keeps_its_label_and_buttons_clear_of_the_name_field(
+    browser: Browser, tmp_path: Path, computer: Computer
+) -> None:
+    with served(tmp_path, seed=3, computer=computer) as address:
+        context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+        page = context.new_page()
+        start(page, address, "Ann")
+        play_solo_to_the_end(page)
+        # An empty Hall of Fame: any total makes it, and the name field is focused at once.
+        field = page.locator("#fame-name")
+        expect(field).to_be_focused()
+        # The focus ring is drawn 2 px outside the field, 3 px wide (style.css's :focus-visible).
+        ring = 5
+        name = box(page, "#fame-name")
+        label = box(page, "#fame-form label")
+        assert label["y"] + label["height"] <= name["y"] - ring
+        for button in ("#fame-enter", "#fame-decline"):
+            found = box(page, button)
+            apart = (
+                found["x"] >= name["x"] + name["width"] + ring
+                or found["y"] >= name["y"] + name["height"] + ring
+            )
+            assert apart, button
+            assert found["x"] + found["width"] <= PHONE["width"], button
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        SHOTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(SHOTS / "web-phone-hall-question.png"))
         context.close()

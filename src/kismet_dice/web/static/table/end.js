@@ -85,12 +85,16 @@ export function endPanel(page, actions) {
       "form",
       { id: "fame-form" },
       el("h3", {}, "Your total makes the Hall of Fame!"),
-      el("label", { for: "fame-name" }, "Your name for the Hall of Fame: "),
-      input,
-      " ",
-      el("button", { type: "submit", class: "primary", id: "fame-enter" }, "Enter"),
-      " ",
-      el("button", { type: "button", id: "fame-decline", onclick: () => answer(null) }, "No thanks"),
+      el("label", { for: "fame-name" }, "Your name for the Hall of Fame:"),
+      // The name and its two answers in one row that wraps: on a phone the label above stays clear
+      // of the field's focus ring, and a button that wraps keeps a gap from the field.
+      el(
+        "div",
+        { class: "fame-entry" },
+        input,
+        el("button", { type: "submit", class: "primary", id: "fame-enter" }, "Enter"),
+        el("button", { type: "button", id: "fame-decline", onclick: () => answer(null) }, "No thanks"),
+      ),
       error,
     );
     form.addEventListener("submit", (event) => {
