@@ -11,6 +11,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from kismet_dice.strategy import Computer
 from tests.support.browser import SHOTS, serious, served, start
+from tests.support.look import box
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -35,14 +36,8 @@ def test_every_page_has_no_serious_accessibility_violation(
 
 
 def bottom(page: Page, selector: str) -> float:
-    # The table is drawn again at each message from the server (the game, then who is here): an
-    # element replaced just as it is measured has no box, so it is looked up again.
-    for _ in range(50):
-        box = page.locator(selector).bounding_box()
-        if box is not None:
-            return float(box["y"] + box["height"])
-        page.wait_for_timeout(100)
-    raise AssertionError(f"{selector} is not shown")
+    found = box(page, selector)
+    return found["y"] + found["height"]
 
 
 @pytest.mark.parametrize(
@@ -69,14 +64,14 @@ def test_on_a_phone_every_button_and_die_is_44_pixels_and_the_current_column_is_
         context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
         page = context.new_page()
         start(page, address, "Ann", "Bob", "Cy")
-        header = page.locator(".top").bounding_box()
-        assert header is not None and header["height"] < 60  # one line
-        settings = page.locator(".top .icon").bounding_box()
-        assert settings is not None and settings["x"] + settings["width"] <= 390  # and none of it runs off
-        # Whoever's turn it is, that column is inside the screen's width.
-        expect(page.locator("#sheet thead th.current")).to_be_visible()
-        current = page.locator("#sheet thead th.current").bounding_box()
-        assert current is not None and current["x"] >= 0 and current["x"] + current["width"] <= 390
+        assert box(page, ".top")["height"] < 60  # one line
+        settings = box(page, ".top .icon")
+        assert settings["x"] + settings["width"] <= 390  # and none of it runs off
+        # Whoever's turn it is, that column is inside the screen's width. The sheet is drawn again
+        # at each message from the server (the game, then who is here), so the header measured
+        # may be a new one: ``box`` looks it up again (read once, it was sometimes gone).
+        current = box(page, "#sheet thead th.current")
+        assert current["x"] >= 0 and current["x"] + current["width"] <= 390
         if "Your turn" in page.locator("#turn").inner_text():
             page.click("#roll")
             expect(page.locator("#dice button.die")).to_have_count(5)
