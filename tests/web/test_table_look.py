@@ -266,21 +266,25 @@ def test_on_a_phone_the_hall_of_fame_question_keeps_its_label_and_buttons_clear_
         start(page, address, "Ann")
         play_solo_to_the_end(page)
         # An empty Hall of Fame: any total makes it, and the name field is focused at once.
-        field = page.locator("#fame-name")
-        expect(field).to_be_focused()
+        expect(page.locator("#fame-name")).to_be_focused()
+        # The end page fills in while the question waits (the standing above it, the review below):
+        # measured once all is in, and every box in one look, as a single layout.
+        expect(page.locator("#standings li")).to_have_count(1)
+        expect(page.locator("#proficiency-players .review-card")).to_have_count(1, timeout=60_000)
+        parts = ["#fame-form label", "#fame-name", "#fame-enter", "#fame-decline"]
+        measured: list[dict[str, float]] = page.evaluate(
+            "(parts) => parts.map((part) => document.querySelector(part).getBoundingClientRect().toJSON())",
+            parts,
+        )
+        boxes = dict(zip(parts, measured, strict=True))
         # The focus ring is drawn 2 px outside the field, 3 px wide (style.css's :focus-visible).
         ring = 5
-        name = box(page, "#fame-name")
-        label = box(page, "#fame-form label")
-        assert label["y"] + label["height"] <= name["y"] - ring
+        name, label = boxes["#fame-name"], boxes["#fame-form label"]
+        assert label["bottom"] <= name["top"] - ring
         for button in ("#fame-enter", "#fame-decline"):
-            found = box(page, button)
-            apart = (
-                found["x"] >= name["x"] + name["width"] + ring
-                or found["y"] >= name["y"] + name["height"] + ring
-            )
-            assert apart, button
-            assert found["x"] + found["width"] <= PHONE["width"], button
+            found = boxes[button]
+            assert found["left"] >= name["right"] + ring or found["top"] >= name["bottom"] + ring, button
+            assert found["right"] <= PHONE["width"], button
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         SHOTS.mkdir(exist_ok=True)
         page.screenshot(path=str(SHOTS / "web-phone-hall-question.png"))
