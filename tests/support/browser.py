@@ -7,9 +7,10 @@ import random
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Literal
 
 from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, ViewportSize, expect, sync_playwright
 
 from kismet_dice.strategy import Computer
 from kismet_dice.web import create_app
@@ -43,6 +44,21 @@ def served(
     app = create_app(home, random.Random(seed), computer=computer, pace=0, protections=protections)
     with serving(app) as address:
         yield address
+
+
+PHONE = ViewportSize(width=390, height=844)
+"""The phone screen the tests lay the table out on."""
+
+
+@contextmanager
+def phone(browser: Browser, scheme: Literal["light", "dark"] = "light") -> Iterator[Page]:
+    """A page on a phone (its screen, touch, a mobile viewport) in a context of its own, closed after;
+    ``page.context.new_page()`` opens another on the same phone."""
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, color_scheme=scheme)
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
 
 
 @contextmanager

@@ -10,14 +10,13 @@ from pathlib import Path
 from typing import Literal
 
 import pytest
-from playwright.sync_api import Browser, Page, ViewportSize, expect
+from playwright.sync_api import Browser, Page, expect
 
 from kismet_dice.session import narration
 from kismet_dice.strategy import Computer
-from tests.support.browser import SHOTS, animations_ended, serious, served, start
+from tests.support.browser import PHONE, SHOTS, animations_ended, phone, serious, served, start
 from tests.support.look import box, contrast
 
-PHONE = ViewportSize(width=390, height=844)
 Scheme = Literal["light", "dark"]
 
 pytestmark = pytest.mark.timeout(300)
@@ -199,9 +198,7 @@ def ann_on_turn(page: Page, guest: Page) -> None:
 def test_on_a_phone_the_dice_and_the_whole_sheet_fit_one_screen_with_the_hint_in_view(
     browser: Browser, tmp_path: Path, computer: Computer, scheme: Scheme
 ) -> None:
-    with served(tmp_path, seed=6, computer=computer) as address:
-        context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, color_scheme=scheme)
-        page = context.new_page()
+    with served(tmp_path, seed=6, computer=computer) as address, phone(browser, scheme) as page:
         start(page, address, "Ann", "Bob")
         # The invitations wait folded above the dice, not far down the page.
         expect(page.locator("#invitations details")).not_to_have_attribute("open", "")
@@ -209,7 +206,7 @@ def test_on_a_phone_the_dice_and_the_whole_sheet_fit_one_screen_with_the_hint_in
             box(page, "#invitations summary")["y"] + box(page, "#invitations summary")["height"]
             <= box(page, ".board")["y"]
         )
-        ann_on_turn(page, context.new_page())
+        ann_on_turn(page, page.context.new_page())
         page.keyboard.press("r")
         settled(page)
         expect(page.locator("#dice .die")).to_have_count(5)
@@ -233,15 +230,12 @@ def test_on_a_phone_the_dice_and_the_whole_sheet_fit_one_screen_with_the_hint_in
         assert serious(page) == []
         SHOTS.mkdir(exist_ok=True)
         page.screenshot(path=str(SHOTS / f"web-phone-hint-{scheme}.png"))
-        context.close()
 
 
 def test_on_a_phone_five_players_columns_are_all_in_view_none_under_another(
     browser: Browser, tmp_path: Path, computer: Computer
 ) -> None:
-    with served(tmp_path, seed=8, computer=computer) as address:
-        context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
-        page = context.new_page()
+    with served(tmp_path, seed=8, computer=computer) as address, phone(browser) as page:
         start(page, address, "Ann", "Bob", "Cyrille", "Dominique", "Eve")
         names = box(page, "#sheet thead th.box-col")
         for seat in range(5):
@@ -254,15 +248,12 @@ def test_on_a_phone_five_players_columns_are_all_in_view_none_under_another(
         assert wrap.evaluate("(node) => node.scrollWidth <= node.clientWidth")
         SHOTS.mkdir(exist_ok=True)
         page.screenshot(path=str(SHOTS / "web-phone-five.png"))
-        context.close()
 
 
 def test_on_a_phone_the_hall_of_fame_question_keeps_its_label_and_buttons_clear_of_the_name_field(
     browser: Browser, tmp_path: Path, computer: Computer
 ) -> None:
-    with served(tmp_path, seed=3, computer=computer) as address:
-        context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
-        page = context.new_page()
+    with served(tmp_path, seed=3, computer=computer) as address, phone(browser) as page:
         start(page, address, "Ann")
         play_solo_to_the_end(page)
         # An empty Hall of Fame: any total makes it, and the name field is focused at once.
@@ -288,4 +279,3 @@ def test_on_a_phone_the_hall_of_fame_question_keeps_its_label_and_buttons_clear_
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         SHOTS.mkdir(exist_ok=True)
         page.screenshot(path=str(SHOTS / "web-phone-hall-question.png"))
-        context.close()

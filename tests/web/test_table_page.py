@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from kismet_dice.strategy import Computer
-from tests.support.browser import SHOTS, serious, served, start
+from tests.support.browser import PHONE, SHOTS, phone, serious, served, start
 from tests.support.look import box
 
 pytestmark = pytest.mark.timeout(300)
@@ -60,18 +60,16 @@ def test_the_whole_table_fits_the_screen_without_scrolling(
 def test_on_a_phone_every_button_and_die_is_44_pixels_and_the_current_column_is_in_view(
     browser: Browser, tmp_path: Path, computer: Computer
 ) -> None:
-    with served(tmp_path, seed=8, computer=computer) as address:
-        context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
-        page = context.new_page()
+    with served(tmp_path, seed=8, computer=computer) as address, phone(browser) as page:
         start(page, address, "Ann", "Bob", "Cy")
         assert box(page, ".top")["height"] < 60  # one line
         settings = box(page, ".top .icon")
-        assert settings["x"] + settings["width"] <= 390  # and none of it runs off
+        assert settings["x"] + settings["width"] <= PHONE["width"]  # and none of it runs off
         # Whoever's turn it is, that column is inside the screen's width. The sheet is drawn again
         # at each message from the server (the game, then who is here), so the header measured
         # may be a new one: ``box`` looks it up again (read once, it was sometimes gone).
         current = box(page, "#sheet thead th.current")
-        assert current["x"] >= 0 and current["x"] + current["width"] <= 390
+        assert current["x"] >= 0 and current["x"] + current["width"] <= PHONE["width"]
         if "Your turn" in page.locator("#turn").inner_text():
             page.click("#roll")
             expect(page.locator("#dice button.die")).to_have_count(5)
