@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 
 import pytest
 
-from kismet_dice.cli import main
+from kismet_dice.cli import main, strategy
+from kismet_dice.session import narration
 from kismet_dice.strategy.table import StrategyTable
+from tests.support.compiles import call, fresh_loops
 
 
 @pytest.fixture(autouse=True)
@@ -152,3 +155,19 @@ def test_chances_from_a_sheet_are_exact_and_a_pipe_is_told_how_far_the_work_is(
     steps = captured.err.splitlines()
     assert steps and all(re.fullmatch(r"Following perfect play: \d+%", step) for step in steps)
     assert steps[-1] == "Following perfect play: 100%"
+
+
+def test_a_command_that_compiles_the_strategy_says_so_once_above_its_progress(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(strategy, "_told_compiling", threading.Event())  # a command of its own
+    loops, more = fresh_loops("kismet_dice.strategy.first_use"), fresh_loops("kismet_dice.strategy.later")
+    with strategy._progress_bar() as bar:
+        task = bar.add_task("Solving Kismet", total=2)
+        assert call(loops["outer"], 1) == 4
+        bar.update(task, completed=1)
+        assert call(more["outer"], 1) == 4  # compiling again, as a distribution after a solve
+        bar.update(task, completed=2)
+    lines = capsys.readouterr().err.splitlines()
+    assert lines.count(narration.COMPILING) == 1
+    assert lines.index(narration.COMPILING) < lines.index("Solving Kismet: 50%")

@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 import numpy as np
+from tests.support.compiles import call, fresh_loops
 
 from kismet_dice.strategy import compiled
 
@@ -41,3 +42,30 @@ def test_a_first_call_compiles_every_loop_of_its_module_and_a_loop_may_call_anot
     assert type(namespace["inner"]).__name__ == "CPUDispatcher"
     # A reference taken before still works, through the compiled loop.
     assert stand_in(np.array([0.5])) == 1.5
+
+
+def test_compiling_the_packages_loops_is_told_once_for_a_loop_and_those_it_calls() -> None:
+    loops = fresh_loops("kismet_dice.strategy.a_new_module")
+    told: list[bool] = []
+    with compiled.telling_compiles(lambda: told.append(compiled.compiling())):
+        assert call(loops["outer"], 2) == 7
+        assert told == [True]  # once, during the compile, though two loops compiled
+        assert not compiled.compiling()
+        # Compiled already: running again is not compiling.
+        assert call(loops["outer"], 5) == 16 and call(loops["inner"], 1) == 3
+        assert told == [True]
+    # Outside, nothing is told; inside again, a compile is told again.
+    other = fresh_loops("kismet_dice.strategy.another_module")
+    assert call(other["inner"], 4) == 12
+    again: list[str] = []
+    with compiled.telling_compiles(lambda: again.append("told")):
+        assert call(other["outer"], 0) == 1
+    assert told == [True] and again == ["told"]
+
+
+def test_a_compile_outside_the_package_is_not_told() -> None:
+    loops = fresh_loops("someone_elses_module")
+    told: list[str] = []
+    with compiled.telling_compiles(lambda: told.append("told")):
+        assert call(loops["outer"], 1) == 4
+    assert told == [] and not compiled.compiling()

@@ -24,6 +24,7 @@ from kismet_dice.tui.screens.start import StartScreen
 from kismet_dice.tui.screens.strategy import AdviceScreen, PreparingScreen, option_text
 from kismet_dice.tui.screens.table import TableScreen
 from kismet_dice.tui.widgets import KEY_OF_BOX
+from tests.support.compiles import call, fresh_loops
 from tests.support.games import fill_hall, late_solo_faces
 from tests.support.pilot import shown
 
@@ -162,6 +163,96 @@ async def test_a_hard_player_waits_for_the_table_with_progress(storage: Storage,
         screen = app.screen
         assert isinstance(screen, (TableScreen, EndScreen))
         assert screen.session.game.sheet(0)[Box.KISMET] == 75  # five fives: nothing better
+
+
+class FirstRunComputer(SlowComputer):
+    """A computer whose strategy compiles when the test says so, as the first run on a machine does,
+    and whose table then loads when the test says so."""
+
+    def __init__(self, directory: Path) -> None:
+        super().__init__(directory)
+        self.compile = threading.Event()
+
+    def advisor(self, progress: Progress | None = None) -> Advisor:
+        self.compile.wait(timeout=60)
+        call(fresh_loops("kismet_dice.strategy.first_run")["outer"], 1)
+        return super().advisor(progress)
+
+
+async def test_getting_ready_says_when_the_first_run_on_a_machine_compiles_the_strategy(
+    storage: Storage, kismet_home: str
+) -> None:
+    storage.settings.put(SETUP_KEY, Setup((Seat("Bot", Level.HARD),)).to_json())
+    computer = FirstRunComputer(Path(kismet_home) / "tables")
+    app = KismetApp(storage, computer=computer, rng=ThenRandom([2] + [5] * 5), pace=0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("enter")
+        assert isinstance(app.screen, PreparingScreen)
+        notice = app.screen.query_one("#compiling", Static)
+        assert not notice.display  # nothing compiles yet
+        computer.compile.set()
+        for _ in range(200):
+            if notice.display:
+                break
+            await pilot.pause(0.05)
+        assert notice.display and str(notice.render()) == narration.COMPILING
+        computer.go.set()
+        for _ in range(200):
+            if isinstance(app.screen, (TableScreen, EndScreen)):
+                break
+            await pilot.pause(0.05)
+        assert computer.ready
+        await pilot.pause()
+        assert isinstance(app.screen, (TableScreen, EndScreen))
+
+
+class FirstRunDistribution(Computer):
+    """A computer whose distribution of perfect play compiles first, as the first run on a machine
+    does, then is there when the test says so."""
+
+    def __init__(self, table: StrategyTable, perfect: Distribution) -> None:
+        super().__init__(table=table)
+        self.known = perfect
+        self.go = threading.Event()
+
+    def perfect_play(self, progress: Progress | None = None) -> Distribution:
+        if progress is not None:
+            progress(0, 10)
+        call(fresh_loops("kismet_dice.strategy.first_distribution")["outer"], 1)
+        self.go.wait(timeout=60)
+        return self.known
+
+
+async def test_the_end_says_when_comparing_with_perfect_play_first_compiles_the_strategy(
+    storage: Storage, kismet_table: StrategyTable, kismet_distribution: Distribution
+) -> None:
+    nearly_done(storage)
+    computer = FirstRunDistribution(kismet_table, kismet_distribution)
+    app = KismetApp(storage, computer=computer, rng=ScriptedDice([6]), pace=0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("shift+tab", "enter")  # resume the offered game
+        await pilot.press("1", "2", "3", "4", "space")  # keeps the four sixes: the fifth is one too
+        await pilot.press(KEY_OF_BOX[Box.KISMET], KEY_OF_BOX[Box.KISMET])
+        for _ in range(200):  # under the Hall of Fame's question, which a new total is asked
+            ends = [screen for screen in app.screen_stack if isinstance(screen, EndScreen)]
+            if ends:
+                break
+            await pilot.pause(0.05)
+        [end] = ends
+        standings = end.query_one("#standings", Static)
+        for _ in range(200):
+            if narration.COMPILING in str(standings.render()):
+                break
+            await pilot.pause(0.05)
+        assert str(standings.render()) == f"{narration.COMPARING}\n{narration.COMPILING}"
+        computer.go.set()
+        for _ in range(200):
+            if narration.COMPARING not in str(standings.render()):
+                break
+            await pilot.pause(0.05)
+        total = end.session.game.total(0)
+        assert str(standings.render()) == narration.standing("Ann", total, kismet_distribution.below(total))
+        await app.workers.wait_for_complete()
 
 
 async def test_the_dice_a_computer_kept_are_shown_held(storage: Storage) -> None:

@@ -4,11 +4,14 @@ server): its pages see what the computer works out and how far it is, and advice
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterable
 from pathlib import Path
 
-from kismet_dice.strategy import Computer, ComputerUnavailable, StrategyTable
+from kismet_dice.session import narration
+from kismet_dice.strategy import Computer, ComputerUnavailable, Level, StrategyTable
 from kismet_dice.strategy.distribution import Futures
 from kismet_dice.strategy.solver import Progress
+from tests.support.compiles import call, fresh_loops
 from tests.support.live import LiveGame
 from tests.support.web import QueuedDice, client, new_game, seat, seat_tokens
 
@@ -59,3 +62,47 @@ def test_while_the_target_computers_futures_are_worked_out_its_pages_see_how_far
                 assert advice.json()["game"]["computer_task"] == "futures"
     finally:
         slow.release.set()
+
+
+class FirstRunStrategy(Computer):
+    """A computer that, getting ready, first compiles its strategy (as the first run on a machine
+    does), then waits for the test before it loads its table."""
+
+    def __init__(self, table: StrategyTable) -> None:
+        super().__init__(table=table)
+        self.release = threading.Event()
+        self.loaded = False
+
+    @property
+    def ready(self) -> bool:
+        return self.loaded
+
+    def ready_for(self, levels: Iterable[Level | None]) -> bool:
+        return self.loaded
+
+    def prepare(self, levels: Iterable[Level | None], progress: Progress | None = None) -> None:
+        assert progress is not None
+        progress(0, 2)
+        call(fresh_loops("kismet_dice.strategy.first_strategy")["outer"], 1)
+        self.release.wait(timeout=120)  # bounded, so that a failed test leaves no thread for ever
+        progress(2, 2)
+        self.loaded = True
+
+
+def test_while_the_computer_first_compiles_its_strategy_its_pages_are_told_in_the_servers_words(
+    tmp_path: Path, kismet_table: StrategyTable
+) -> None:
+    first_run = FirstRunStrategy(kismet_table)
+    try:
+        with client(tmp_path, QueuedDice(6, 1), first_run) as web:
+            assert web.get("/api/words").json()["compiling"] == narration.COMPILING
+            created = new_game(web, "Ann", "Hal", computers={"Hal": "hard"})
+            with web.websocket_connect(f"/api/games/{created['id']}/live") as socket:
+                page = LiveGame(socket)
+                view = page.wait_for(lambda view: view["computer_compiling"])
+                assert view["computer"] == "getting_ready" and view["computer_task"] == "strategy"
+                first_run.release.set()
+                view = page.wait_for(lambda view: view["computer"] == "ready")
+                assert not view["computer_compiling"]
+    finally:
+        first_run.release.set()

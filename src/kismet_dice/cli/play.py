@@ -17,6 +17,7 @@ from typing import Any, TextIO
 from kismet_dice.cli.answers import BOX_HINT, WrongAnswer, read_box, read_keep
 from kismet_dice.cli.errors import UserError
 from kismet_dice.cli.saving import open_storage, warn
+from kismet_dice.cli.strategy import saying_compiles
 from kismet_dice.game import DiceSource, Game, HouseRules, Score, Scored, check_name
 from kismet_dice.rules import Box, IllegalAction, Sheet, describe
 from kismet_dice.session import (
@@ -252,7 +253,8 @@ class PlainTable:
             )
             progress = self._progress_in_tenths()
         try:
-            computer.prepare(levels, progress)
+            with saying_compiles(self.say):
+                computer.prepare(levels, progress)
         except ComputerUnavailable as error:
             raise UserError(str(error)) from None
 
@@ -556,7 +558,8 @@ class PlainTable:
             # The first time on a machine, the distribution of perfect play takes a few seconds.
             self.say(narration.COMPARING)
             try:
-                standings = session.work_out_standings(computer, self._progress_in_tenths())
+                with saying_compiles(self.say):
+                    standings = session.work_out_standings(computer, self._progress_in_tenths())
             except ComputerUnavailable as error:
                 self.say(str(error))
         for line in standings:

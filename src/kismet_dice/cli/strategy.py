@@ -5,13 +5,17 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import threading
 import time
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
 from kismet_dice.cli.errors import UserError
 from kismet_dice.rules import Box, IllegalAction, Sheet
 from kismet_dice.session import narration
 from kismet_dice.strategy.advisor import Advisor
+from kismet_dice.strategy.compiled import telling_compiles
 from kismet_dice.strategy.players import LEVELS, Level
 from kismet_dice.strategy.ruleset import kismet_rules
 from kismet_dice.strategy.simulate import Played, run, run_target, summarise
@@ -163,21 +167,52 @@ class _PlainProgress:
         self._tasks[task] = (description, total, max(said, tenths))
 
 
-def _progress_bar() -> Any:
+@contextmanager
+def _progress_bar() -> Iterator[Any]:
+    """A progress bar on stderr (lines in tenths for a pipe or a log) that also says, once per
+    command, when the first run on this machine compiles the strategy first."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     console = Console(stderr=True)
-    if not console.is_terminal:
-        return _PlainProgress()
-    return Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=console,
-        transient=True,
+    bar: Any = (
+        Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=console,
+            transient=True,
+        )
+        if console.is_terminal
+        else _PlainProgress()
     )
+
+    def say(line: str) -> None:
+        if isinstance(bar, _PlainProgress):
+            print(line, file=sys.stderr, flush=True)
+        else:
+            bar.console.print(line)  # above the bar, which goes on below
+
+    with bar, saying_compiles(say):
+        yield bar
+
+
+_told_compiling = threading.Event()
+"""Set once the command has said that it compiles the strategy (a solve then a distribution both
+may: once is enough)."""
+
+
+def saying_compiles(say: Callable[[str], None]) -> AbstractContextManager[None]:
+    """Within this, ``say`` is given :data:`~kismet_dice.session.narration.COMPILING` (from the
+    compiling thread) the first time in this command that the strategy compiles."""
+
+    def tell() -> None:
+        if not _told_compiling.is_set():
+            _told_compiling.set()
+            say(narration.COMPILING)
+
+    return telling_compiles(tell)
 
 
 def load_table(force: bool = False) -> StrategyTable:

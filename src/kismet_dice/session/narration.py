@@ -428,6 +428,9 @@ def standing(name: str, total: int, share: float) -> str:
     return f"{name}'s {total} beats {beaten}."
 
 
+COMPILING = "The first run on this machine compiles the strategy: some seconds more, once."
+"""Said when the strategy's loops begin to compile (the first run on a machine, or after an upgrade)."""
+
 COMPARING = "Comparing each total with perfect play…"
 """Said while the distribution of perfect play is worked out, the first time on a machine."""
 

@@ -28,6 +28,7 @@ from kismet_dice.session import Stale, Unsaved
 from kismet_dice.session.tables import NoSuchTable, Table, Tables
 from kismet_dice.storage import Claims, LocalClaims
 from kismet_dice.strategy import Advisor, Computer, ComputerUnavailable, Level
+from kismet_dice.strategy.compiled import telling_compiles
 from kismet_dice.web.schemas import ComputerState, ComputerTask
 from kismet_dice.web.store_thread import StoreNotAnswering
 
@@ -75,6 +76,7 @@ class Readiness:
         self._lock = threading.Lock()
         self._loading: Future[None] | None = None
         self._progress: float | None = None
+        self._compiling = False
         self._told: tuple[float, int] = (0.0, -1)  # when progress was last told, and its percent then
 
     @property
@@ -91,6 +93,12 @@ class Readiness:
     def progress(self) -> float | None:
         """The share of :attr:`task` done (0 to 1) while it is worked out, where known."""
         return self._progress if self.state == "getting_ready" else None
+
+    @property
+    def compiling(self) -> bool:
+        """Whether, while it gets ready, the strategy began to compile (the first run on this
+        machine, which then takes some seconds more) and no progress was reported since."""
+        return self.state == "getting_ready" and self._compiling
 
     @property
     def state(self) -> ComputerState:
@@ -138,6 +146,7 @@ class Readiness:
             # and only when a whole percent more is done (the futures take half a minute).
             share = done / total if total else None
             self._progress = share
+            self._compiling = False
             if share is None or loop is None or self._progressed is None:
                 return
             now, percent = time.monotonic(), int(100 * share)
@@ -147,8 +156,17 @@ class Readiness:
                 with contextlib.suppress(RuntimeError):
                     loop.call_soon_threadsafe(self._progressed)
 
+        def compiling_began() -> None:
+            # From the compiling thread: the pages learn at once why it takes longer, and learn
+            # that it is over from the next progress report.
+            self._compiling = True
+            if loop is not None and self._progressed is not None:
+                with contextlib.suppress(RuntimeError):
+                    loop.call_soon_threadsafe(self._progressed)
+
         try:
-            self.computer.prepare(self.levels, progress)
+            with telling_compiles(compiling_began):
+                self.computer.prepare(self.levels, progress)
             loading.set_result(None)
         except ComputerUnavailable as error:
             log.error("the computer is unavailable: %s", error)

@@ -220,6 +220,11 @@ class TurnView(View):
     computer_progress: float | None = Field(
         default=None, description="while getting_ready, the share of that work done (0 to 1), where known"
     )
+    computer_compiling: bool = Field(
+        default=False,
+        description="while getting_ready, whether it first compiles its strategy: the first run on the "
+        "server's machine, which takes some seconds more, once",
+    )
     turn_seconds: int | None = Field(
         default=None, description="the table's time for each person's turn; null: none"
     )
@@ -389,6 +394,9 @@ class WordsView(View):
     advice_best: str = Field(description="the rank shown for the best option (the others show 2, 3 ...)")
     advice_keys: str = Field(description="how an option of the advice is played")
     win_column: str = Field(description="the advice's column of each option's chance of winning")
+    compiling: str = Field(
+        description="said while the computer, getting ready, first compiles its strategy (computer_compiling)"
+    )
 
 
 class RateView(View):

@@ -119,7 +119,7 @@ class WebService:
             busy=self._busy,
             forgot=self._forget,
         )
-        self.readiness = Readiness(self.computer, announce=self._announce_computer)
+        self.readiness = Readiness(self.computer, self._announce_computer, progressed=self._announce_computer)
         # The target player's futures take half a minute the first time: ready on their own, later.
         self.target_readiness = Readiness(
             self.computer, self._announce_computer, (Level.TARGET,), progressed=self._announce_target_progress
@@ -247,13 +247,13 @@ class WebService:
         pages are sent show the same. (Not kept once the game is over: its standings may come
         later, when the distribution of perfect play is stored, with no new version.)"""
         readiness = self._readiness_of(table)
-        task, progress = readiness.task, readiness.progress
+        task, progress, compiling = readiness.task, readiness.progress, readiness.compiling
         deadline = self._deadline(table)
-        key = (table.version, readiness.state, readiness.problem, task, progress, deadline)
+        key = (table.version, readiness.state, readiness.problem, task, progress, compiling, deadline)
         kept = self._turns.get(table.id)
         if kept is not None and kept[0] == key:
             return kept[1]
-        encoded = turn_json(table, readiness.state, readiness.problem, task, progress, deadline)
+        encoded = turn_json(table, readiness.state, readiness.problem, task, progress, deadline, compiling)
         if table.session.game.is_over:
             self._turns.pop(table.id, None)
         else:
@@ -367,7 +367,7 @@ class WebService:
         self.hub.publish(table_id, message.model_dump_json())
 
     def _announce_computer(self) -> None:
-        """The computer got ready (or failed to): every open table's pages see it."""
+        """The computer got ready (or failed to), or is further along: every open table's pages see it."""
         self.store_thread.post(lambda: self._announce(targets_only=False), "telling pages of the computer")
 
     def _announce_target_progress(self) -> None:

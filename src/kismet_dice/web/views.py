@@ -134,6 +134,7 @@ def turn_fields(
     task: ComputerTask | None = None,
     progress: float | None = None,
     deadline: float | None = None,
+    compiling: bool = False,
 ) -> dict[str, object]:
     session = table.session
     game = session.game
@@ -155,6 +156,7 @@ def turn_fields(
         "computer_problem": problem if computer == "unavailable" else None,
         "computer_task": task if computer == "getting_ready" else None,
         "computer_progress": None if computer != "getting_ready" or progress is None else round(progress, 3),
+        "computer_compiling": computer == "getting_ready" and compiling,
         "turn_seconds": table.turn_seconds,
         "turn_deadline": None if deadline is None else round(deadline, 3),
     }
@@ -167,11 +169,12 @@ def turn_json(
     task: ComputerTask | None = None,
     progress: float | None = None,
     deadline: float | None = None,
+    compiling: bool = False,
 ) -> str:
     """``TurnView.model_validate(turn_fields(...)).model_dump_json()``, written from the plain fields
     in one call: the turn goes with every action's answer and update (a test holds the two to the
     same bytes)."""
-    return to_json(turn_fields(table, computer, problem, task, progress, deadline)).decode()
+    return to_json(turn_fields(table, computer, problem, task, progress, deadline, compiling)).decode()
 
 
 def game_json(

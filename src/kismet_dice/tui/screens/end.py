@@ -15,6 +15,7 @@ from textual_plotext import PlotextPlot
 from kismet_dice.session import Session, narration
 from kismet_dice.session.win_chances import COURSE_TITLE, COURSE_X, COURSE_Y, Course, WinChances
 from kismet_dice.strategy import Computer, ComputerUnavailable, proficiency
+from kismet_dice.tui.screens.strategy import Compiling, telling
 from kismet_dice.tui.widgets import SheetView, sheet_width, sheets_that_fit
 
 MORE_BELOW = "More below: ↓ or PgDn scrolls."
@@ -36,6 +37,8 @@ class EndScreen(Screen[None]):
         self.session = session
         self.computer = computer
         self.page = 0
+        self.comparing = False
+        """Whether the standings are being worked out (they say how far it is meanwhile)."""
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
@@ -67,6 +70,7 @@ class EndScreen(Screen[None]):
             self.query_one("#proficiency", Static).update("Working out how well everyone played…")
             self.judge(self.computer)
             if self.session.standings_to_work_out:
+                self.comparing = True
                 self.compare(self.computer)
             if WinChances(self.computer).available and len(self.session.game.names) > 1:
                 self.follow_chances(self.computer)
@@ -132,10 +136,19 @@ class EndScreen(Screen[None]):
                 self.app.call_from_thread(self.show_standings, f"{narration.COMPARING} {percent}%")
 
         try:
-            standings = self.session.work_out_standings(computer, progress)
+            with telling(self):
+                standings = self.session.work_out_standings(computer, progress)
         except (ComputerUnavailable, OSError, ValueError, MemoryError):
             standings = ()  # the review below says why the computer could not judge
-        self.app.call_from_thread(self.show_standings, "\n".join(standings))
+        self.app.call_from_thread(self.show_final_standings, "\n".join(standings))
+
+    def on_compiling(self, _: Compiling) -> None:
+        if self.comparing:
+            self.show_standings(f"{narration.COMPARING}\n{narration.COMPILING}")
+
+    def show_final_standings(self, text: str) -> None:
+        self.comparing = False
+        self.show_standings(text)
 
     def show_standings(self, text: str) -> None:
         standings = self.query_one("#standings", Static)

@@ -3,19 +3,33 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import ClassVar
+from contextlib import AbstractContextManager
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.screen import ModalScreen
+from textual.message import Message
+from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Label, ProgressBar, Static
 
 from kismet_dice.rules import Dice
 from kismet_dice.session import HallAdvice, HallChances, narration
 from kismet_dice.strategy import Advisor, Computer, ComputerUnavailable, Level, Option
+from kismet_dice.strategy.compiled import telling_compiles
+
+
+class Compiling(Message):
+    """The strategy began to compile, the first run on this machine: its work takes some seconds
+    more, which the screen doing it says."""
+
+
+def telling(screen: Screen[Any]) -> AbstractContextManager[None]:
+    """While a screen's work runs: a :class:`Compiling` message to the screen each time the strategy
+    begins to compile (posted from the compiling thread, as messages may be)."""
+    return telling_compiles(lambda: screen.post_message(Compiling()))
 
 
 class PreparingScreen(ModalScreen[bool]):
@@ -50,10 +64,16 @@ class PreparingScreen(ModalScreen[bool]):
                     "A target player also needs the chances from every position: working them out "
                     "takes under a minute, once. Escape goes back; the work goes on meanwhile."
                 )
+            compiling = Static(narration.COMPILING, id="compiling")
+            compiling.display = False  # until the strategy compiles, if it does
+            yield compiling
             yield ProgressBar(total=None, show_eta=False, id="preparing")
 
     def on_mount(self) -> None:
         self.prepare()
+
+    def on_compiling(self, _: Compiling) -> None:
+        self.query_one("#compiling").display = True
 
     def action_back(self) -> None:
         self._left = True
@@ -78,7 +98,8 @@ class PreparingScreen(ModalScreen[bool]):
             self.app.call_from_thread(self._progress, done, total)
 
         try:
-            self.computer.prepare(self.levels, progress)
+            with telling(self):
+                self.computer.prepare(self.levels, progress)
         except (ComputerUnavailable, OSError, ValueError, MemoryError) as error:
             self.app.call_from_thread(self._fail, error)
             return

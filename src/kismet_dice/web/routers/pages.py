@@ -106,7 +106,8 @@ async def limits(request: Request, service: Service) -> LimitsView:
 @router.get("/api/words", tags=["pages"])
 async def words() -> WordsView:
     """The sentences a page shows that every interface says the same: the questions before
-    resigning and before a zero, and the advice's heading, columns and keys."""
+    resigning and before a zero, the advice's heading, columns and keys, and the first run's
+    compiling."""
     return WordsView(
         resign_question=narration.RESIGN_QUESTION,
         zero_question=narration.zero_question("{box}"),
@@ -115,6 +116,7 @@ async def words() -> WordsView:
         advice_best=narration.BEST,
         advice_keys=narration.advice_keys(),
         win_column=narration.WIN_COLUMN,
+        compiling=narration.COMPILING,
     )
 
 

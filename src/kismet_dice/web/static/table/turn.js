@@ -5,18 +5,21 @@ import { el } from "../dom.js";
 import { levelNote, mine } from "./state.js";
 
 // What the computer is getting ready, and how far it is: the target computer's chances of every
-// position take a while (under a minute) the first time on a server, so the page says so, with the share done.
-function gettingReady(state) {
+// position take a while (under a minute) the first time on a server, so the page says so, with the
+// share done; and when the first run on the server's machine compiles the strategy, the server's words for it.
+function gettingReady(page) {
+  const state = page.state;
   const done = state.computer_progress === null || state.computer_progress === undefined
     ? ""
     : ` (${Math.floor(100 * state.computer_progress)}% done)`;
+  const compiling = state.computer_compiling && page.words ? ` ${page.words.compiling}` : "";
   if (state.computer_task === "futures") {
     return (
       "The target computer is getting ready: the first time on a server it works out its chances from " +
-      `every position, which takes under a minute${done}. Advice works meanwhile.`
+      `every position, which takes under a minute${done}. Advice works meanwhile.${compiling}`
     );
   }
-  return `The computer is getting ready: the first time on a server it works out its strategy, which takes a few seconds${done}.`;
+  return `The computer is getting ready: the first time on a server it works out its strategy, which takes a few seconds${done}.${compiling}`;
 }
 
 export function turnPanel(page) {
@@ -42,7 +45,7 @@ export function turnPanel(page) {
     computer.textContent = !computerHere
       ? ""
       : state.computer === "getting_ready"
-        ? gettingReady(state)
+        ? gettingReady(page)
         : state.computer === "unavailable"
           ? `The computer cannot play or advise on this server: ${state.computer_problem || "it failed to get ready"}.`
           : "";

@@ -1,0 +1,25 @@
+"""Loops compiled afresh, as every loop of the package is the first time on a machine."""
+
+from __future__ import annotations
+
+
+def fresh_loops(module: str) -> dict[str, object]:
+    """A module named ``module`` with two compiled loops, ``outer`` calling ``inner``, not cached:
+    each first call compiles, as every loop does the first time on a machine."""
+    namespace: dict[str, object] = {"__name__": module}
+    exec(
+        "from kismet_dice.strategy.compiled import jit\n"
+        "@jit(cache=False)\n"
+        "def inner(x):\n"
+        "    return x * 3\n"
+        "@jit(cache=False)\n"
+        "def outer(x):\n"
+        "    return inner(x) + 1\n",
+        namespace,
+    )
+    return namespace
+
+
+def call(loop: object, value: int) -> object:
+    assert callable(loop)
+    return loop(value)
