@@ -22,11 +22,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from tests.support.compiles import compiled_in_a_worker, set_up
 
-from kismet_dice.strategy import Computer, ComputerUnavailable, SolveFailed
+from kismet_dice.strategy import Computer, ComputerUnavailable, SolveFailed, compiled
 from kismet_dice.strategy.ruleset import RuleSet, yahtzee_rules
 from kismet_dice.strategy.simulate import run
 from kismet_dice.strategy.solver import solve
+from kismet_dice.strategy.workers import Workers
 
 SERVICES = ("multiprocessing.forkserver", "multiprocessing.resource_tracker")
 """What the command line of multiprocessing's own long-lived helper processes contains."""
@@ -187,6 +189,19 @@ def test_a_simulation_from_a_thread_plays_the_same_games_on_two_workers_as_on_on
     assert isinstance(shared, type(alone))
     np.testing.assert_array_equal(shared.entries, alone.entries)
     assert shared.entries.shape == (500, alone.entries.shape[1])
+    assert_no_worker_left()
+
+
+def test_workers_that_compile_the_strategy_say_so_to_the_process_that_started_them() -> None:
+    told: list[str] = []
+    with (
+        compiled.telling_compiles(lambda: told.append("told")),
+        Workers(2, compiled_in_a_worker, set_up, (), what="Compiling") as workers,
+    ):
+        # Each task compiles loops of its own: its worker says so, then answers.
+        assert list(workers.map([1, 2, 3])) == [4, 7, 10]
+    assert told == ["told"] * 3
+    assert not compiled.compiling()  # the compiles were the workers', not this process's
     assert_no_worker_left()
 
 

@@ -23,3 +23,15 @@ def fresh_loops(module: str) -> dict[str, object]:
 def call(loop: object, value: int) -> object:
     assert callable(loop)
     return loop(value)
+
+
+def set_up() -> None:
+    """A worker's set-up that needs nothing."""
+
+
+def compiled_in_a_worker(value: int) -> int:
+    """A worker's task that compiles loops of the package afresh (loops of its own, each time), as a
+    worker's first game does the first time on a machine."""
+    result = call(fresh_loops("kismet_dice.strategy.in_a_worker")["outer"], value)
+    assert isinstance(result, int)
+    return result

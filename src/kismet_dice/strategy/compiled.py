@@ -106,6 +106,14 @@ def telling_compiles(tell: Callable[[], object]) -> Iterator[None]:
             _tellers.remove(tell)
 
 
+def compiling_elsewhere() -> None:
+    """A worker process of this one began compiling the strategy: tell it here, as if this process did."""
+    with _watch:
+        tellers = list(_tellers)
+    for tell in tellers:
+        tell()
+
+
 def _listen() -> None:
     """Follow Numba's compiles, once per process. Numba announces a compile only on a cache miss,
     around the work itself (type inference and code generation), in the thread that compiles."""

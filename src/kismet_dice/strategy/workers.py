@@ -32,6 +32,8 @@ from multiprocessing.process import BaseProcess
 from types import TracebackType
 from typing import Any, Generic, TypeVar
 
+from kismet_dice.strategy import compiled
+
 STALL_SECONDS = 120.0
 """How long the parent waits for any task to finish before it gives up on the workers: far more
 than the longest task takes (well under a second for the Kismet solve)."""
@@ -43,6 +45,10 @@ PRELOAD = ("kismet_dice.strategy.solver", "kismet_dice.strategy.simulate")
 """Modules the fork server imports once, so each worker starts without importing NumPy again."""
 
 _PR_SET_PDEATHSIG = 1
+
+_COMPILING = (None, "compiling")
+"""What a worker sends when it begins compiling the strategy, before its answer."""
+_TOLD: Any = object()
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -128,14 +134,23 @@ def _serve(
     initargs: tuple[Any, ...],
     function: Callable[[Any], Any],
 ) -> None:
-    """A worker's life: set up, then answer tasks one at a time until told to stop or the parent goes."""
+    """A worker's life: set up, then answer tasks one at a time until told to stop or the parent goes.
+
+    When the worker begins compiling the strategy (the first run on a machine), it says so before
+    its answer, so that the parent's interface can tell the person why the work is slow."""
     _end_with_parent(lifeline)
-    try:
-        initializer(*initargs)
-    except Exception as error:
-        connection.send((False, type(error).__name__))
-        return
-    connection.send((True, None))
+    with compiled.telling_compiles(lambda: connection.send(_COMPILING)):
+        try:
+            initializer(*initargs)
+        except Exception as error:
+            connection.send((False, type(error).__name__))
+            return
+        connection.send((True, None))
+        _answer(connection, function)
+
+
+def _answer(connection: Connection, function: Callable[[Any], Any]) -> None:
+    """Answer tasks one at a time until told to stop or the parent goes."""
     while True:
         try:
             task = connection.recv()
@@ -216,8 +231,10 @@ class Workers(Generic[T, R]):
             self._processes.append(process)
         # Each worker says once it is set up, or why it could not be.
         for connection in self._connections:
-            self._wait([connection])
-            self._receive(connection)
+            while True:
+                self._wait([connection])
+                if self._receive(connection) is not _TOLD:
+                    break
 
     def _wait(self, busy: list[Connection]) -> list[Connection]:
         """The busy connections with an answer, waiting at most the stall limit; a worker that
@@ -232,10 +249,15 @@ class Workers(Generic[T, R]):
         raise SolveFailed(f"{self._what}: the worker processes made no progress for {self._stall:g} seconds")
 
     def _receive(self, connection: Connection) -> Any:
+        """A worker's answer; :data:`_TOLD` for its notice that it compiles (its answer comes later),
+        told on here."""
         try:
             ok, answer = connection.recv()
         except (EOFError, OSError) as error:
             raise SolveFailed(f"{self._what}: a worker process ended unexpectedly") from error
+        if ok is None:
+            compiled.compiling_elsewhere()
+            return _TOLD
         if not ok:
             raise SolveFailed(f"{self._what}: a worker process failed ({answer})")
         return answer
@@ -262,6 +284,8 @@ class Workers(Generic[T, R]):
                 return
             for connection in self._wait(list(busy)):
                 result: R = self._receive(connection)
+                if result is _TOLD:
+                    continue  # still at its task
                 index = busy.pop(connection)
                 idle.append(connection)
                 if not ordered:
