@@ -69,3 +69,14 @@ def test_a_compile_outside_the_package_is_not_told() -> None:
     with compiled.telling_compiles(lambda: told.append("told")):
         assert call(loops["outer"], 1) == 4
     assert told == [] and not compiled.compiling()
+
+
+def test_a_notice_that_cannot_be_given_does_not_stop_the_compile() -> None:
+    def gone() -> None:
+        raise OSError("the terminal has closed")
+
+    loops = fresh_loops("kismet_dice.strategy.told_in_vain")
+    told: list[str] = []
+    with compiled.telling_compiles(gone), compiled.telling_compiles(lambda: told.append("told")):
+        assert call(loops["outer"], 3) == 10
+    assert told == ["told"] and not compiled.compiling()

@@ -25,6 +25,7 @@ interface say so meanwhile, rather than show a progress bar standing still.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import threading
 from collections.abc import Callable, Iterator
@@ -110,8 +111,7 @@ def compiling_elsewhere() -> None:
     """A worker process of this one began compiling the strategy: tell it here, as if this process did."""
     with _watch:
         tellers = list(_tellers)
-    for tell in tellers:
-        tell()
+    _tell(tellers)
 
 
 def _listen() -> None:
@@ -130,8 +130,7 @@ def _listen() -> None:
             with _watch:
                 _under_way += 1
                 tellers = list(_tellers) if _under_way == 1 else []
-            for tell in tellers:
-                tell()
+            _tell(tellers)
 
         def on_end(self, happened: event.Event) -> None:
             global _under_way
@@ -141,6 +140,13 @@ def _listen() -> None:
 
     event.register("numba:compile", Compiles())  # type: ignore[no-untyped-call]
     _listening = True
+
+
+def _tell(tellers: list[Callable[[], object]]) -> None:
+    # A notice that cannot be given (a closed terminal, a page gone) must not stop the compile.
+    for tell in tellers:
+        with contextlib.suppress(Exception):
+            tell()
 
 
 def _ours(happened: Any) -> bool:
