@@ -173,6 +173,25 @@ def test_bad_players_are_refused_and_no_game_is_made(
         assert storage.games.unfinished().games == ()
 
 
+@pytest.mark.parametrize(
+    ("players", "message"),
+    [
+        ([{"name": "Ann"}, {"name": "  "}], "seat 2: a player's name cannot be empty"),
+        ([{"name": "x" * 25}], "seat 1, name: String should have at most 24 characters"),
+        ([{"name": "Ann"}, {}], "seat 2, name: Field required"),
+        (
+            [{"name": "Ann"}, {"name": "Bo", "computer": "genius"}],
+            "seat 2, computer: Input should be 'easy', 'medium', 'hard', 'target' or 'win'",
+        ),
+    ],
+)
+def test_a_refused_seat_is_named_by_its_number_as_the_lobby_shows_it(
+    web: TestClient, players: list[Any], message: str
+) -> None:
+    answer = web.post("/api/games", json={"players": players})
+    assert answer.status_code == 422 and answer.json() == {"error": message}
+
+
 def test_an_unknown_game_is_refused_everywhere(web: TestClient, game: dict[str, Any]) -> None:
     ann, _ = seat_tokens(game)
     for missing in ("no-such-game-at-all", "../../etc/passwd", "x"):

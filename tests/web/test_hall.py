@@ -58,12 +58,16 @@ def test_a_qualifying_player_enters_once(web: TestClient, dice: QueuedDice, tmp_
         ({"name": "A" * 101}, seat(token), 422, "name"),
         ({"name": "Ann"}, seat("forged"), 403, "seat token"),
         ({"name": "Ann"}, {}, 401, "seat token"),
-        ({}, seat(token), 422, "name"),
+        ({}, seat(token), 422, "name: Field required"),
+        ({"name": "  "}, seat(token), 422, "a player's name cannot be empty"),
     ):
         answer = web.post(f"/api/games/{game_id}/hall", json=body, headers=headers)
         assert answer.status_code == status and words in answer.json()["error"], answer.text
         assert state(web, game_id) == over
     assert web.get("/api/hall").json() == []
+    # The game's own sentence says what it is about, without the field's path before it.
+    empty = web.post(f"/api/games/{game_id}/hall", json={"name": "  "}, headers=seat(token))
+    assert empty.json() == {"error": "a player's name cannot be empty"}
 
     entered = web.post(f"/api/games/{game_id}/hall", json={"name": "  Ann the Bold "}, headers=seat(token))
     assert entered.status_code == 200

@@ -72,10 +72,33 @@ def validation_message(error: RequestValidationError | ValidationError) -> tuple
         return 400, "the body is not valid JSON"
     parts = []
     for problem in problems:
-        where = ".".join(str(part) for part in problem.get("loc", ()) if part != "body")
-        message = str(problem.get("msg", "invalid")).removeprefix("Value error, ")
+        text = str(problem.get("msg", "invalid"))
+        # The game's own checks say what they are about ("a player's name cannot be empty").
+        own = text.startswith("Value error, ")
+        where = _where([part for part in problem.get("loc", ()) if part != "body"], own)
+        message = text.removeprefix("Value error, ")
         parts.append(f"{where}: {message}" if where else message)
     return 422, "; ".join(parts) or "the request is not what this endpoint takes"
+
+
+def _where(location: list[int | str], own: bool) -> str:
+    """Where in the body a problem is, as a person reads it: a seat by its number, then the fields
+    (which the game's own sentences name already).
+
+    >>> _where(["players", 1, "name"], own=True), _where(["players", 0, "name"], own=False)
+    ('seat 2', 'seat 1, name')
+    >>> _where(["name"], own=True), _where(["turn_seconds"], own=False)
+    ('', 'turn_seconds')
+    """
+    if own and location and isinstance(location[-1], str):
+        location = location[:-1]
+    words: list[str] = []
+    for at, part in enumerate(location):
+        if isinstance(part, int) and at > 0 and location[at - 1] == "players":
+            words[-1] = f"seat {part + 1}"
+        else:
+            words.append(str(part))
+    return ", ".join(words)
 
 
 def refusal(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
