@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import math
+import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 
 from kismet_dice import Box
-from kismet_dice.cli import main
+from kismet_dice.cli import main, stats
+from kismet_dice.session import narration
 from kismet_dice.storage import Storage
+from kismet_dice.strategy import reference as reference_module
+from kismet_dice.strategy.reference import reference
 from tests.support.stats import KISMET_FIRST, TOP_DOWN, store_game, total
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -166,3 +171,27 @@ def test_a_chart_needs_a_name_with_games(
     assert main(["stats", "Zed", "--chart", str(tmp_path / "zed.svg")]) == 1
     assert capsys.readouterr().err == "kismet: Zed has no finished games here\n"
     assert not (tmp_path / "zed.svg").exists()
+
+
+def test_the_first_chart_on_a_machine_shows_the_progress_of_the_games_it_compares_with(
+    games: object,
+    home: Path,
+    kismet_home: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # This home's own copy of the table: the games played are stored in it, not in the session's.
+    shutil.copytree(
+        Path(kismet_home) / "tables", home / "tables", ignore=shutil.ignore_patterns("*.reference")
+    )
+    monkeypatch.setattr(stats, "reference", functools.partial(reference, perfect_games=500, other_games=20))
+    path = tmp_path / "totals.svg"
+    assert main(["stats", "Ann", "--chart", str(path)]) == 0
+    told = capsys.readouterr().err.splitlines()
+    said = narration.PLAYING_REFERENCE.removesuffix("…")
+    assert told[0] == f"{said}: 0%" and told[-1] == f"{said}: 100%" and len(told) > 2
+    # The next chart reads them back: nothing is played, no progress.
+    monkeypatch.setattr(reference_module, "_made", {})
+    assert main(["stats", "Ann", "--chart", str(path), "--chart-kind", "boxes"]) == 0
+    assert capsys.readouterr().err == ""

@@ -162,7 +162,7 @@ def test_a_command_that_compiles_the_strategy_says_so_once_above_its_progress(
 ) -> None:
     monkeypatch.setattr(strategy, "_told_compiling", threading.Event())  # a command of its own
     loops, more = fresh_loops("kismet_dice.strategy.first_use"), fresh_loops("kismet_dice.strategy.later")
-    with strategy._progress_bar() as bar:
+    with strategy.progress_bar() as bar:
         task = bar.add_task("Solving Kismet", total=2)
         assert call(loops["outer"], 1) == 4
         bar.update(task, completed=1)

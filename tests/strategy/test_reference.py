@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from kismet_dice.rules import Box
+from kismet_dice.strategy import reference as reference_module
 from kismet_dice.strategy.reference import (
     PERFECT,
     Simulated,
@@ -52,3 +55,20 @@ def test_a_damaged_file_is_played_again_and_written_anew(kismet_table: StrategyT
     kept = load_simulated(kismet_table, path, 301, 30)
     assert kept is not None and kept.distributions["easy"] == found.distributions["easy"]
     assert abs(sum(found.distributions["easy"].values()) - 1.0) < 1e-12
+
+
+def test_playing_the_reference_games_tells_each_batch_played_and_reading_them_back_tells_nothing(
+    kismet_table: StrategyTable, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    heard: list[tuple[int, int]] = []
+    reference(kismet_table, perfect_games=1000, other_games=30, progress=lambda *told: heard.append(told))
+    # Every game of the three players, counted from nothing to all of them, never backwards.
+    assert heard[0] == (0, 1060) and heard[-1] == (1060, 1060)
+    assert {total for _, total in heard} == {1060}
+    done = [count for count, _ in heard]
+    assert done == sorted(done) and len(set(done)) > 3  # the hard player's games in several batches
+    # Another process reads the games back: nothing to play, nothing told.
+    monkeypatch.setattr(reference_module, "_made", {})
+    again: list[tuple[int, int]] = []
+    reference(kismet_table, perfect_games=1000, other_games=30, progress=lambda *told: again.append(told))
+    assert again == []

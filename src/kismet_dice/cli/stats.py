@@ -14,7 +14,8 @@ from typing import Any
 
 from kismet_dice.cli.errors import UserError
 from kismet_dice.cli.saving import open_storage
-from kismet_dice.cli.strategy import load_table
+from kismet_dice.cli.strategy import load_table, progress_bar
+from kismet_dice.session import narration
 from kismet_dice.session.stat_charts import CHART_KINDS, ChartKind, chart_svg
 from kismet_dice.session.statistics import (
     NO_FINISHED_GAMES,
@@ -24,7 +25,7 @@ from kismet_dice.session.statistics import (
     table_lines,
 )
 from kismet_dice.storage import StorageError
-from kismet_dice.strategy.reference import reference
+from kismet_dice.strategy.reference import Reference, reference
 
 
 def register(subparsers: Any) -> None:
@@ -98,10 +99,24 @@ def write_chart(path: Path, kind: ChartKind, players: tuple[PlayerStatistics, ..
             print(f"kismet: {name} has no finished games here", file=sys.stderr)
             return 1
         raise UserError("name the player whose chart to draw: kismet stats NAME --chart FILE.svg")
-    svg = chart_svg(kind, players[0], reference(load_table()))
+    svg = chart_svg(kind, players[0], _reference())
     try:
         path.write_text(svg, encoding="utf-8")
     except OSError as error:
         raise UserError(f"cannot write {path}: {error.strerror or error}") from None
     print(f"Wrote the {kind} chart of {players[0].name} to {path}.")
     return 0
+
+
+def _reference() -> Reference:
+    """The charts' reference, with a progress bar while its games are played (the first time)."""
+    table = load_table()
+    with progress_bar() as bar:
+        task: list[Any] = []  # added at the first report: a stored reference shows no bar at all
+
+        def progress(done: int, total: int) -> None:
+            if not task:
+                task.append(bar.add_task(narration.PLAYING_REFERENCE.removesuffix("…"), total=total))
+            bar.update(task[0], completed=done, total=total)
+
+        return reference(table, progress=progress)

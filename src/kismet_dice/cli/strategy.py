@@ -168,7 +168,7 @@ class _PlainProgress:
 
 
 @contextmanager
-def _progress_bar() -> Iterator[Any]:
+def progress_bar() -> Iterator[Any]:
     """A progress bar on stderr (lines in tenths for a pipe or a log) that also says, once per
     command, when the first run on this machine compiles the strategy first."""
     from rich.console import Console
@@ -222,7 +222,7 @@ def load_table(force: bool = False) -> StrategyTable:
         stored = load(rules, table_path(rules))
         if stored is not None:
             return stored
-    with _progress_bar() as bar:
+    with progress_bar() as bar:
         task = bar.add_task("Solving Kismet", total=None)
 
         def progress(done: int, total: int) -> None:
@@ -303,7 +303,7 @@ def run_simulate(options: argparse.Namespace) -> int:
         played = _play_target(options, target)
     else:
         table = load_table() if options.player.needs_table else None
-        with _progress_bar() as bar:
+        with progress_bar() as bar:
             task = bar.add_task(f"Playing {options.player}", total=options.games)
             played = run(
                 options.player,
@@ -354,7 +354,7 @@ def _play_target(options: argparse.Namespace, target: int) -> Played:
     from kismet_dice.strategy.stored_futures import load_or_compute_futures
 
     table = load_table()
-    with _progress_bar() as bar:
+    with progress_bar() as bar:
         task = bar.add_task("Following perfect play into every position", total=None)
         futures = load_or_compute_futures(
             table, progress=lambda done, total: bar.update(task, completed=done, total=total)
@@ -387,7 +387,7 @@ def _win_chances(options: argparse.Namespace) -> int:
     if dice is not None and sheets[0].is_full:
         raise UserError("the first player's sheet is full: there is no turn to roll for")
     table = load_table()
-    with _progress_bar() as bar:
+    with progress_bar() as bar:
         task = bar.add_task("Following perfect play into every position", total=None)
         futures = load_or_compute_futures(
             table, progress=lambda done, total: bar.update(task, completed=done, total=total)
@@ -433,7 +433,7 @@ def _hint_target(options: argparse.Namespace, advisor: Advisor, sheet: Sheet, di
             turns = TargetTurns(futures, advisor.table, target)
             ranked = target_options(turns, sheet, dice, options.rolls_left, advisor)
         else:
-            with _progress_bar() as bar:
+            with progress_bar() as bar:
                 task = bar.add_task("Following perfect play", total=None)
                 continuations = Continuations(
                     advisor.table,
@@ -479,7 +479,7 @@ def run_chances(options: argparse.Namespace) -> int:
 
     sheet = parse_filled(options.filled)
     table = load_table()
-    with _progress_bar() as bar:
+    with progress_bar() as bar:
         task = bar.add_task("Following perfect play", total=None)
         try:
             found = chance(

@@ -431,6 +431,9 @@ def standing(name: str, total: int, share: float) -> str:
 COMPILING = "The first run on this machine compiles the strategy: some seconds more, once."
 """Said when the strategy's loops begin to compile (the first run on a machine, or after an upgrade)."""
 
+PLAYING_REFERENCE = "Playing the games the charts compare with, once on this machine…"
+"""Said while the reference games of the statistics' charts are played (seconds, the first time)."""
+
 COMPARING = "Comparing each total with perfect play…"
 """Said while the distribution of perfect play is worked out, the first time on a machine."""
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,6 +24,7 @@ from kismet_dice.rules import Box
 from kismet_dice.strategy import stored
 from kismet_dice.strategy.distribution import distribution_path, load
 from kismet_dice.strategy.simulate import Played, run, summarise
+from kismet_dice.strategy.solver import Progress
 from kismet_dice.strategy.table import StrategyTable, table_dir
 
 PERFECT = "perfect play"
@@ -96,12 +97,30 @@ class Simulated:
     box_mean: dict[str, float]
 
 
-def simulate(table: StrategyTable, perfect_games: int, other_games: int) -> Simulated:
-    """Play the reference games now (seconds)."""
-    hard = run("hard", perfect_games, seed=SEED, table=table, processes=1)
+def simulate(
+    table: StrategyTable, perfect_games: int, other_games: int, progress: Progress | None = None
+) -> Simulated:
+    """Play the reference games now (seconds); ``progress`` is told the games played of all."""
+    total = perfect_games + other_games * (len(SIMULATED) - 1)
+
+    def counting(before: int) -> Callable[[int], None] | None:
+        if progress is None:
+            return None
+        return lambda done: progress(before + done, total)
+
+    if progress is not None:
+        progress(0, total)
+    hard = run("hard", perfect_games, seed=SEED, table=table, processes=1, progress=counting(0))
     distributions = {"hard": _distribution(hard)}
-    for level in SIMULATED[1:]:
-        distributions[level] = _distribution(run(level, other_games, seed=SEED, processes=1))
+    for number, level in enumerate(SIMULATED[1:]):
+        played = run(
+            level,
+            other_games,
+            seed=SEED,
+            processes=1,
+            progress=counting(perfect_games + number * other_games),
+        )
+        distributions[level] = _distribution(played)
     # The mean per box needs sheets, which a distribution of totals does not hold.
     return Simulated(distributions, dict(summarise("hard", hard).box_mean))
 
@@ -188,10 +207,14 @@ _lock = threading.Lock()
 
 
 def reference(
-    table: StrategyTable, *, perfect_games: int = PERFECT_GAMES, other_games: int = OTHER_GAMES
+    table: StrategyTable,
+    *,
+    perfect_games: int = PERFECT_GAMES,
+    other_games: int = OTHER_GAMES,
+    progress: Progress | None = None,
 ) -> Reference:
     """The reference for the charts: the stored games, else games played now (seconds) and stored;
-    kept for the process."""
+    kept for the process. ``progress`` hears of the games as they are played, if they are."""
     key = (table.rules.fingerprint, perfect_games, other_games)
     with _lock:
         found = _made.get(key)
@@ -199,7 +222,7 @@ def reference(
             path = reference_path(table)
             simulated = load_simulated(table, path, perfect_games, other_games)
             if simulated is None:
-                simulated = simulate(table, perfect_games, other_games)
+                simulated = simulate(table, perfect_games, other_games, progress)
                 with contextlib.suppress(OSError):  # a home that cannot be written plays them each time
                     save(table, simulated, path, perfect_games, other_games)
             found = _reference(table, simulated)

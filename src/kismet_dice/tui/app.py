@@ -285,7 +285,7 @@ class KismetApp(App[None]):
         from kismet_dice.tui.screens.stats import StatsScreen, stats_reference
 
         found = statistics(self.storage.finished.all())
-        self.push_screen(StatsScreen(found, lambda: stats_reference(self.computer)))
+        self.push_screen(StatsScreen(found, lambda progress: stats_reference(self.computer, progress)))
 
     def action_settings(self) -> None:
         def save(preferences: Preferences | None) -> None:

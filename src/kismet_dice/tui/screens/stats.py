@@ -16,10 +16,12 @@ from textual.widgets import Label, OptionList, Static, TabbedContent, TabPane
 from textual_plotext import PlotextPlot
 
 from kismet_dice.rules import Box
+from kismet_dice.session import narration
 from kismet_dice.session.stat_charts import chart_title, reference_names
 from kismet_dice.session.statistics import NO_FINISHED_GAMES, PlayerStatistics, Statistics, table_lines
 from kismet_dice.strategy import Computer, ComputerUnavailable
 from kismet_dice.strategy.reference import PERFECT, Reference, reference
+from kismet_dice.strategy.solver import Progress
 
 BIN = 20
 """Points in one bar of the histogram, as on the SVG chart."""
@@ -28,14 +30,15 @@ BIN = 20
 class StatsScreen(ModalScreen[None]):
     """Names on the left; the chosen name's figures and charts on the right.
 
-    ``reference`` makes the reference of perfect play and the others (seconds the first time); it
-    runs in a thread once the screen is up, and the charts are drawn again when it is ready. It
-    returns ``None`` where there is no strategy table: the charts then show the person alone.
+    ``reference`` makes the reference of perfect play and the others (seconds the first time, told
+    to the progress it is given); it runs in a thread once the screen is up, which says how far it
+    is, and the charts are drawn again when it is ready. It returns ``None`` where there is no
+    strategy table: the charts then show the person alone.
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,f4", "close", "Close")]
 
-    def __init__(self, found: Statistics, reference: Callable[[], Reference | None]) -> None:
+    def __init__(self, found: Statistics, reference: Callable[[Progress], Reference | None]) -> None:
         super().__init__(classes="dialog-screen")
         self.found = found
         self.make_reference = reference
@@ -52,6 +55,9 @@ class StatsScreen(ModalScreen[None]):
                 yield Static(NO_FINISHED_GAMES, id="stats-none")
                 return
             yield Static("", id="stats-figures")
+            playing = Static("", id="stats-reference")
+            playing.display = False  # while the reference games are played, the first time
+            yield playing
             with Horizontal(id="stats-body"):
                 yield OptionList(*(player.name for player in self.found.players), id="stats-names")
                 with TabbedContent(id="stats-charts"):
@@ -69,11 +75,26 @@ class StatsScreen(ModalScreen[None]):
 
     @work(thread=True, exclusive=True)
     def load_reference(self) -> None:
-        made = self.make_reference()
-        if made is not None:
-            self.app.call_from_thread(self._referenced, made)
+        said = [-1]
 
-    def _referenced(self, made: Reference) -> None:
+        def progress(done: int, total: int) -> None:
+            percent = 100 * done // max(total, 1)
+            if percent > said[0]:  # a line for each percent, not for each batch of games
+                said[0] = percent
+                self.app.call_from_thread(self._playing, percent)
+
+        made = self.make_reference(progress)
+        self.app.call_from_thread(self._referenced, made)
+
+    def _playing(self, percent: int) -> None:
+        playing = self.query_one("#stats-reference", Static)
+        playing.update(f"{narration.PLAYING_REFERENCE} {percent}%")
+        playing.display = True
+
+    def _referenced(self, made: Reference | None) -> None:
+        self.query_one("#stats-reference").display = False
+        if made is None:
+            return
         self.reference = made
         if self.chosen is not None:
             self.show(self.chosen)
@@ -160,13 +181,14 @@ class StatsScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
-def stats_reference(computer: Computer | None) -> Reference | None:
+def stats_reference(computer: Computer | None, progress: Progress | None = None) -> Reference | None:
     """The reference of the charts when the strategy table is at hand (loaded or stored), else
-    ``None``: the statistics screen never starts a solve of its own."""
+    ``None``: the statistics screen never starts a solve of its own. ``progress`` hears of its games
+    as they are played, the first time."""
     found = computer if computer is not None else Computer()
     if not found.stored:
         return None
     try:
-        return reference(found.advisor().table)
+        return reference(found.advisor().table, progress=progress)
     except ComputerUnavailable:
         return None
