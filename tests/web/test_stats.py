@@ -4,14 +4,20 @@ from __future__ import annotations
 
 import os
 import re
+import threading
 import xml.etree.ElementTree as ET
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, expect
 
+from kismet_dice.session import narration
 from kismet_dice.storage import Storage
-from kismet_dice.strategy import Computer
+from kismet_dice.strategy import Computer, StrategyTable
+from kismet_dice.strategy.reference import Reference, reference
+from kismet_dice.strategy.solver import Progress
+from kismet_dice.web import computer as web_computer
 from kismet_dice.web.security import CONTENT_SECURITY_POLICY
 from tests.support.browser import serious, served
 from tests.support.look import contrast
@@ -122,3 +128,33 @@ def test_the_pages_show_the_figures_and_the_charts_accessibly(
                 path=str(Path(__file__).resolve().parents[2] / "docs" / "web-stats.png"), full_page=True
             )
         page.close()
+
+
+def test_while_a_chart_waits_for_the_games_it_compares_with_the_server_says_how_far_they_are(
+    tmp_path: Path, totals: list[int], computer: Computer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    reached, go = threading.Event(), threading.Event()
+
+    def first_time(table: StrategyTable, *, progress: Progress) -> Reference:
+        # The real games (fewer of them), in this test's home where none are stored; held after a batch.
+        def told(done: int, total: int) -> None:
+            progress(done, total)
+            if done > 0 and not reached.is_set():
+                reached.set()
+                go.wait(timeout=60)
+
+        return reference(table, perfect_games=1100, other_games=30, progress=told)
+
+    monkeypatch.setattr(web_computer, "reference", first_time)
+    with client(tmp_path, QueuedDice(), computer) as web, ThreadPoolExecutor(1) as pool:
+        assert web.get("/api/chart-reference").json() == {"playing": False, "progress": None}
+        assert web.get("/api/words").json()["playing_reference"] == narration.playing_reference("this server")
+        drawn = pool.submit(web.get, f"/api/stats/{NAME}/chart/totals.svg")
+        try:
+            assert reached.wait(timeout=60)
+            playing = web.get("/api/chart-reference").json()
+            assert playing["playing"] and 0 < playing["progress"] < 1
+        finally:
+            go.set()
+        assert drawn.result(timeout=60).status_code == 200
+        assert web.get("/api/chart-reference").json() == {"playing": False, "progress": None}

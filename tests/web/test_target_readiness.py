@@ -95,7 +95,7 @@ def test_while_the_computer_first_compiles_its_strategy_its_pages_are_told_in_th
     first_run = FirstRunStrategy(kismet_table)
     try:
         with client(tmp_path, QueuedDice(6, 1), first_run) as web:
-            assert web.get("/api/words").json()["compiling"] == narration.COMPILING
+            assert web.get("/api/words").json()["compiling"] == narration.compiling("this server")
             created = new_game(web, "Ann", "Hal", computers={"Hal": "hard"})
             with web.websocket_connect(f"/api/games/{created['id']}/live") as socket:
                 page = LiveGame(socket)

@@ -428,11 +428,31 @@ def standing(name: str, total: int, share: float) -> str:
     return f"{name}'s {total} beats {beaten}."
 
 
-COMPILING = "The first run on this machine compiles the strategy: some seconds more, once."
-"""Said when the strategy's loops begin to compile (the first run on a machine, or after an upgrade)."""
+def compiling(where: str = "this machine") -> str:
+    """Said when the strategy's loops begin to compile (the first run on a machine, or after an
+    upgrade); the web says where: on the server.
 
-PLAYING_REFERENCE = "Playing the games the charts compare with, once on this machine…"
-"""Said while the reference games of the statistics' charts are played (seconds, the first time)."""
+    >>> compiling()
+    'The first run on this machine compiles the strategy: some seconds more, once.'
+    >>> compiling("this server")[:31]
+    'The first run on this server co'
+    """
+    return f"The first run on {where} compiles the strategy: some seconds more, once."
+
+
+COMPILING = compiling()
+
+
+def playing_reference(where: str = "this machine") -> str:
+    """Said while the reference games of the statistics' charts are played (seconds, the first time).
+
+    >>> playing_reference("this server")
+    'Playing the games the charts compare with, once on this server…'
+    """
+    return f"Playing the games the charts compare with, once on {where}…"
+
+
+PLAYING_REFERENCE = playing_reference()
 
 COMPARING = "Comparing each total with perfect play…"
 """Said while the distribution of perfect play is worked out, the first time on a machine."""

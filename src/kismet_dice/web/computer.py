@@ -29,6 +29,7 @@ from kismet_dice.session.tables import NoSuchTable, Table, Tables
 from kismet_dice.storage import Claims, LocalClaims
 from kismet_dice.strategy import Advisor, Computer, ComputerUnavailable, Level
 from kismet_dice.strategy.compiled import telling_compiles
+from kismet_dice.strategy.reference import Reference, reference
 from kismet_dice.web.schemas import ComputerState, ComputerTask
 from kismet_dice.web.store_thread import StoreNotAnswering
 
@@ -50,6 +51,36 @@ class Runner(Protocol):
 
 PROGRESS_SECONDS = 2.0
 """The least time between two progress reports to a table's pages while the computer gets ready."""
+
+
+class ChartReference:
+    """The games the statistics' charts compare with (:func:`~kismet_dice.strategy.reference.reference`),
+    played the first time a chart needs them (seconds) and kept for the process, and how far they
+    are meanwhile, for the pages that wait for a chart."""
+
+    def __init__(self, computer: Computer) -> None:
+        self.computer = computer
+        self._progress: float | None = None
+
+    @property
+    def progress(self) -> float | None:
+        """The share of the games played (0 to 1) while they are played; ``None`` otherwise."""
+        return self._progress
+
+    def get(self) -> Reference | None:
+        """The reference, made now if need be (blocking: from a worker thread); ``None`` where the
+        strategy table is not on this machine (a chart is then drawn without it, not after a solve)."""
+        if not self.computer.stored:
+            return None
+        try:
+            return reference(self.computer.advisor().table, progress=self._played)
+        except ComputerUnavailable:
+            return None
+        finally:
+            self._progress = None
+
+    def _played(self, done: int, total: int) -> None:
+        self._progress = done / total if total else None
 
 
 class Readiness:

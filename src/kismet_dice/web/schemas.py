@@ -397,6 +397,17 @@ class WordsView(View):
     compiling: str = Field(
         description="said while the computer, getting ready, first compiles its strategy (computer_compiling)"
     )
+    playing_reference: str = Field(description="said while a chart waits for the games it compares with")
+
+
+class ChartReferenceView(View):
+    """How far the games the charts compare with are, while a chart waits for them."""
+
+    playing: bool = Field(
+        description="whether they are being played now (the first time on a server, seconds); while "
+        "they are, a chart's answer comes once they are done"
+    )
+    progress: float | None = Field(default=None, description="while playing, the share played (0 to 1)")
 
 
 class RateView(View):

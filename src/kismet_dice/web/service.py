@@ -30,7 +30,7 @@ from kismet_dice.session.tables import Change, Stores, Table, Tables
 from kismet_dice.session.win_chances import MODEL, WinChances
 from kismet_dice.storage import Listener
 from kismet_dice.strategy import Advisor, Computer, ComputerPlayer, Goal, Level
-from kismet_dice.web.computer import ComputerTurns, Readiness
+from kismet_dice.web.computer import ChartReference, ComputerTurns, Readiness
 from kismet_dice.web.errors import message_of, status_of
 from kismet_dice.web.live import Hub
 from kismet_dice.web.schemas import ChancesMessage, ErrorMessage, GameView, PresenceMessage
@@ -121,6 +121,7 @@ class WebService:
         )
         self.readiness = Readiness(self.computer, self._announce_computer, progressed=self._announce_computer)
         # The target player's futures take half a minute the first time: ready on their own, later.
+        self.chart_reference = ChartReference(self.computer)
         self.target_readiness = Readiness(
             self.computer, self._announce_computer, (Level.TARGET,), progressed=self._announce_target_progress
         )

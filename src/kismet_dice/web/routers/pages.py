@@ -20,6 +20,8 @@ from kismet_dice.web.schemas import LimitsView, RateView, Rules, WordsView
 STATIC = Path(str(resources.files("kismet_dice.web").joinpath("static")))
 PAGES = ("/", "/games/{table_id}", "/hall")
 LOADING = '<main id="main" tabindex="-1"><p>Loading…</p></main>'
+SERVER = "this server"
+"""Where the first run's work happens, as a page says it: on the server, not the reader's machine."""
 
 router = APIRouter()
 
@@ -106,8 +108,8 @@ async def limits(request: Request, service: Service) -> LimitsView:
 @router.get("/api/words", tags=["pages"])
 async def words() -> WordsView:
     """The sentences a page shows that every interface says the same: the questions before
-    resigning and before a zero, the advice's heading, columns and keys, and the first run's
-    compiling."""
+    resigning and before a zero, the advice's heading, columns and keys, and what the first run
+    on a server does meanwhile."""
     return WordsView(
         resign_question=narration.RESIGN_QUESTION,
         zero_question=narration.zero_question("{box}"),
@@ -116,7 +118,8 @@ async def words() -> WordsView:
         advice_best=narration.BEST,
         advice_keys=narration.advice_keys(),
         win_column=narration.WIN_COLUMN,
-        compiling=narration.COMPILING,
+        compiling=narration.compiling(SERVER),
+        playing_reference=narration.playing_reference(SERVER),
     )
 
 

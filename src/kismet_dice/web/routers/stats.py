@@ -15,11 +15,10 @@ from fastapi.responses import HTMLResponse, Response
 
 from kismet_dice.session.stat_charts import ChartKind, chart_svg
 from kismet_dice.session.statistics import NoGames, PlayerStatistics, Statistics, statistics
-from kismet_dice.strategy import ComputerUnavailable
-from kismet_dice.strategy.reference import Reference, reference
 from kismet_dice.web.deps import Service
 from kismet_dice.web.errors import RESPONSES
 from kismet_dice.web.routers.pages import index_page
+from kismet_dice.web.schemas import ChartReferenceView
 from kismet_dice.web.service import WebService
 
 router = APIRouter(tags=["statistics"], responses={503: RESPONSES[503]})
@@ -67,21 +66,21 @@ async def _player(service: WebService, name: str) -> PlayerStatistics:
 async def player_chart(name: str, kind: ChartKind, service: Service) -> Response:
     """One of ``name``'s charts as SVG: ``totals``, ``time`` or ``boxes``."""
     player = await _player(service, name)
-    found = await asyncio.to_thread(_reference, service)
+    found = await asyncio.to_thread(service.chart_reference.get)
     return Response(chart_svg(kind, player, found), media_type=SVG_TYPE)
+
+
+@router.get("/api/chart-reference")
+async def chart_reference(service: Service) -> ChartReferenceView:
+    """Whether the games the charts compare with are being played (the first time on a server), and
+    how far: a page waiting for its charts says so."""
+    progress = service.chart_reference.progress
+    return ChartReferenceView(
+        playing=progress is not None, progress=None if progress is None else round(progress, 3)
+    )
 
 
 @router.get("/api/stats/{name:path}", responses={404: RESPONSES[404]})
 async def player_stats(name: str, service: Service) -> dict[str, Any]:
     """One name's figures (exactly as written): ``{"players": [{...}]}``; 404 if it has no finished game."""
     return {"players": [(await _player(service, name)).as_json()]}
-
-
-def _reference(service: WebService) -> Reference | None:
-    """Perfect play and the others, made once per process (seconds, in a worker thread)."""
-    if not service.computer.stored:
-        return None
-    try:
-        return reference(service.computer.advisor().table)
-    except ComputerUnavailable:
-        return None

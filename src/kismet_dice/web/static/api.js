@@ -51,6 +51,7 @@ export const proficiency = (id) => call("GET", `/api/games/${encodeURIComponent(
 export const enterHall = (id, token, name) =>
   call("POST", `/api/games/${encodeURIComponent(id)}/hall`, { name }, token);
 export const limits = () => call("GET", "/api/limits");
+export const chartReference = () => call("GET", "/api/chart-reference");
 export const stats = (name) => call("GET", name === undefined ? "/api/stats" : `/api/stats/${encodeURIComponent(name)}`);
 export const resign = (id, token) => call("POST", `/api/games/${encodeURIComponent(id)}/resign`, undefined, token);
 // The sentences every interface says the same (the session writes each once).

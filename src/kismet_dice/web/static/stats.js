@@ -1,7 +1,7 @@
 // Statistics of the finished games kept by this server: every name (/stats), one name (/stats/NAME)
 // with its figures and its three charts (SVG made on the server, shown as images).
 
-import { stats } from "./api.js";
+import { chartReference, stats, words } from "./api.js";
 import { el } from "./dom.js";
 
 const one = (value) => (value === null || value === undefined ? "–" : Number(value).toFixed(1));
@@ -67,7 +67,10 @@ export async function chart(figure, path, kind, label) {
     svg = new DOMParser().parseFromString(await response.text(), "image/svg+xml").documentElement;
     if (svg.localName !== "svg") throw new Error();
   } catch {
-    figure.querySelector(".drawing").textContent = `The chart could not be drawn: ${label}.`;
+    const drawing = figure.querySelector(".drawing");
+    drawing.textContent = `The chart could not be drawn: ${label}.`;
+    drawing.classList.replace("drawing", "undrawn"); // no longer waited for
+
     return;
   }
   const picture = document.importNode(svg, true);
@@ -98,22 +101,40 @@ function figures(player) {
   );
 }
 
+// The first time on a server a chart waits for the games it compares with (seconds): while any
+// chart is still being drawn, its place says how far they are, in the server's words.
+async function tellWhileDrawing(figures) {
+  const said = await words().catch(() => null);
+  if (!said) return;
+  const pending = () => figures.map((figure) => figure.querySelector(".drawing")).filter(Boolean);
+  while (pending().length) {
+    const known = await chartReference().catch(() => null);
+    if (known && known.playing) {
+      const done = known.progress === null ? "" : ` ${Math.floor(100 * known.progress)}%`;
+      for (const drawing of pending()) drawing.textContent = `${said.playing_reference}${done}`;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+}
+
 export async function showPlayerStats(main, name) {
   try {
     const [player] = (await stats(name)).players;
     const path = `/api/stats/${encodeURIComponent(name)}/chart`;
+    const drawn = player.games
+      ? CHARTS.map(([kind, caption]) => {
+          const figure = el("figure", { class: "chart" }, el("p", { class: "drawing" }, "Drawing the chart…"), el("figcaption", {}, caption));
+          chart(figure, `${path}/${kind}.svg`, kind, `${caption}, for ${player.name}`);
+          return figure;
+        })
+      : [];
     main.replaceChildren(
       el("h1", {}, `Statistics of ${player.name}`),
       el("p", {}, el("a", { href: "/stats" }, "Every player")),
       figures(player),
-      ...(player.games
-        ? CHARTS.map(([kind, caption]) => {
-            const figure = el("figure", { class: "chart" }, el("p", { class: "drawing" }, "Drawing the chart…"), el("figcaption", {}, caption));
-            chart(figure, `${path}/${kind}.svg`, kind, `${caption}, for ${player.name}`);
-            return figure;
-          })
-        : [el("p", {}, "No game without advice to draw yet.")]),
+      ...(drawn.length ? drawn : [el("p", {}, "No game without advice to draw yet.")]),
     );
+    if (drawn.length) tellWhileDrawing(drawn);
   } catch (failure) {
     main.replaceChildren(el("h1", {}, "Statistics"), el("p", { class: "error" }, failure.message));
   }
