@@ -107,7 +107,7 @@ async function tellWhileDrawing(figures) {
   const said = await words().catch(() => null);
   if (!said) return;
   const pending = () => figures.map((figure) => figure.querySelector(".drawing")).filter(Boolean);
-  while (pending().length) {
+  while (pending().length && figures[0].isConnected) { // until drawn, or the page shows another view
     const known = await chartReference().catch(() => null);
     if (known && known.playing) {
       const done = known.progress === null ? "" : ` ${Math.floor(100 * known.progress)}%`;
