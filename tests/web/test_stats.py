@@ -8,6 +8,7 @@ import threading
 import xml.etree.ElementTree as ET
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 from playwright.sync_api import Browser, expect
@@ -158,3 +159,33 @@ def test_while_a_chart_waits_for_the_games_it_compares_with_the_server_says_how_
             go.set()
         assert drawn.result(timeout=60).status_code == 200
         assert web.get("/api/chart-reference").json() == {"playing": False, "progress": None}
+
+
+def test_a_page_waiting_for_its_charts_shows_how_far_the_games_they_compare_with_are(
+    browser: Browser, tmp_path: Path, totals: list[int], computer: Computer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    go = threading.Event()
+
+    def first_time(table: StrategyTable, *, progress: Progress) -> Reference:
+        def told(done: int, total: int) -> None:
+            progress(done, total)
+            if done > 0:
+                go.wait(timeout=60)  # held after the first batch until the page has shown it
+
+        return reference(table, perfect_games=1101, other_games=30, progress=told)
+
+    monkeypatch.setattr(web_computer, "reference", first_time)
+    try:
+        with served(tmp_path, seed=1, computer=computer) as address:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.goto(address + "/stats/" + quote(NAME, safe=""))
+            waiting = page.locator("figure.chart .drawing")
+            expect(waiting).to_have_count(3)
+            said = narration.playing_reference("this server")
+            expect(waiting.first).to_have_text(re.compile(re.escape(said) + r" \d+%"))
+            go.set()
+            expect(page.locator("svg#chart-totals")).to_be_visible()
+            expect(waiting).to_have_count(0)
+            page.close()
+    finally:
+        go.set()

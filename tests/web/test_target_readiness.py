@@ -7,10 +7,14 @@ import threading
 from collections.abc import Iterable
 from pathlib import Path
 
+import httpx2
+from playwright.sync_api import Browser, expect
+
 from kismet_dice.session import narration
 from kismet_dice.strategy import Computer, ComputerUnavailable, Level, StrategyTable
 from kismet_dice.strategy.distribution import Futures
 from kismet_dice.strategy.solver import Progress
+from tests.support.browser import served
 from tests.support.compiles import call, fresh_loops
 from tests.support.live import LiveGame
 from tests.support.web import QueuedDice, client, new_game, seat, seat_tokens
@@ -104,5 +108,26 @@ def test_while_the_computer_first_compiles_its_strategy_its_pages_are_told_in_th
                 first_run.release.set()
                 view = page.wait_for(lambda view: view["computer"] == "ready")
                 assert not view["computer_compiling"]
+    finally:
+        first_run.release.set()
+
+
+def test_a_page_says_in_the_servers_words_that_the_computer_first_compiles_its_strategy(
+    browser: Browser, tmp_path: Path, kismet_table: StrategyTable
+) -> None:
+    first_run = FirstRunStrategy(kismet_table)
+    try:
+        with served(tmp_path, seed=1, computer=first_run) as address:
+            http = httpx2.Client(base_url=address, timeout=60)
+            players = [{"name": "Ann"}, {"name": "Hal", "computer": "hard"}]
+            created = http.post("/api/games", json={"players": players}).json()
+            page = browser.new_page(viewport={"width": 1000, "height": 800})
+            page.goto(address + created["invitations"][0]["link"])
+            status = page.locator("#computer-status")
+            expect(status).to_contain_text("The computer is getting ready")
+            expect(status).to_contain_text(narration.compiling("this server"))
+            first_run.release.set()
+            expect(status).to_have_text("")  # ready: nothing more to say
+            page.close()
     finally:
         first_run.release.set()
