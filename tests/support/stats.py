@@ -4,11 +4,15 @@ so a test can add them up itself."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 
 from kismet_dice import Box, Game
 from kismet_dice.game import ScriptedDice
 from kismet_dice.storage import Storage
+from kismet_dice.strategy import StrategyTable
+from kismet_dice.strategy.reference import Reference, reference
+from kismet_dice.strategy.solver import Progress
 
 TOP_DOWN = tuple(Box)
 KISMET_FIRST = (Box.KISMET, *(box for box in Box if box is not Box.KISMET))
@@ -48,3 +52,26 @@ def total(points: dict[Box, int]) -> int:
     basic = sum(points[box] for box in (Box.ONES, Box.TWOS, Box.THREES, Box.FOURS, Box.FIVES, Box.SIXES))
     bonus = 75 if basic >= 78 else 55 if basic >= 71 else 35 if basic >= 63 else 0
     return sum(points.values()) + bonus
+
+
+class HeldReference:
+    """The charts' reference as the first chart on a machine makes it, stopped midway: the real
+    games (``perfect_games`` of perfect play, a number no other test stores, and 30 of each other
+    player), held after their first batch until :attr:`go` is set. Called as
+    :func:`~kismet_dice.strategy.reference.reference` is."""
+
+    def __init__(self, perfect_games: int) -> None:
+        self.perfect_games = perfect_games
+        self.reached = threading.Event()
+        """Set once a batch is played and told: the games wait for :attr:`go` from then on."""
+        self.go = threading.Event()
+
+    def __call__(self, table: StrategyTable, *, progress: Progress | None = None) -> Reference:
+        def told(done: int, total: int) -> None:
+            if progress is not None:
+                progress(done, total)
+            if done > 0 and not self.reached.is_set():
+                self.reached.set()
+                self.go.wait(timeout=60)  # bounded, so that a failed test leaves no thread for ever
+
+        return reference(table, perfect_games=self.perfect_games, other_games=30, progress=told)

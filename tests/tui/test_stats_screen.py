@@ -4,7 +4,6 @@ figures and three charts drawn."""
 from __future__ import annotations
 
 import html
-import threading
 
 from textual.geometry import Region
 from textual.widget import Widget
@@ -14,12 +13,11 @@ from kismet_dice.session import narration
 from kismet_dice.session.statistics import NO_FINISHED_GAMES, table_lines
 from kismet_dice.storage import Storage
 from kismet_dice.strategy import StrategyTable
-from kismet_dice.strategy.reference import Reference, reference
-from kismet_dice.strategy.solver import Progress
+from kismet_dice.strategy.reference import reference
 from kismet_dice.tui.app import KismetApp
 from kismet_dice.tui.screens.start import StartScreen
 from kismet_dice.tui.screens.stats import StatsScreen
-from tests.support.stats import TOP_DOWN, store_game, total
+from tests.support.stats import TOP_DOWN, HeldReference, store_game, total
 
 
 async def test_f4_shows_each_name_with_its_figures_and_charts(
@@ -96,17 +94,7 @@ async def test_the_first_time_the_statistics_say_how_far_the_games_they_compare_
     storage: Storage, kismet_table: StrategyTable
 ) -> None:
     store_game(storage, [("Ann", [6, 6, 6, 6, 5], TOP_DOWN)])
-    reached, go = threading.Event(), threading.Event()
-
-    def first_run(progress: Progress) -> Reference:
-        # The real games, in this test's home where none are stored; held after the first batch.
-        def told(done: int, total: int) -> None:
-            progress(done, total)
-            if done > 0 and not reached.is_set():
-                reached.set()
-                go.wait(timeout=60)
-
-        return reference(kismet_table, perfect_games=1200, other_games=30, progress=told)
+    held = HeldReference(1200)  # in this test's home, where no games are stored
 
     app = KismetApp(storage, pace=0)
     async with app.run_test(size=(140, 45)) as pilot:
@@ -116,18 +104,18 @@ async def test_the_first_time_the_statistics_say_how_far_the_games_they_compare_
         await app.workers.wait_for_complete()  # no table in this home: no reference, nothing said
         playing = screen.query_one("#stats-reference", Static)
         assert not playing.display and screen.reference is None
-        screen.make_reference = first_run
+        screen.make_reference = lambda progress: held(kismet_table, progress=progress)
         screen.load_reference()
         try:
             for _ in range(200):
-                if reached.is_set() and playing.display:
+                if held.reached.is_set() and playing.display:
                     break
                 await pilot.pause(0.05)
             said = str(playing.render())
             assert playing.display and said.startswith(narration.PLAYING_REFERENCE) and said.endswith("%")
             assert 0 < int(said.removeprefix(narration.PLAYING_REFERENCE).strip(" %")) < 100
         finally:
-            go.set()
+            held.go.set()
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert not playing.display and screen.reference is not None

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import re
-import threading
 import xml.etree.ElementTree as ET
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -15,14 +14,12 @@ from playwright.sync_api import Browser, expect
 
 from kismet_dice.session import narration
 from kismet_dice.storage import Storage
-from kismet_dice.strategy import Computer, StrategyTable
-from kismet_dice.strategy.reference import Reference, reference
-from kismet_dice.strategy.solver import Progress
-from kismet_dice.web import computer as web_computer
+from kismet_dice.strategy import Computer
+from kismet_dice.strategy import computer as strategy_computer
 from kismet_dice.web.security import CONTENT_SECURITY_POLICY
 from tests.support.browser import serious, served
 from tests.support.look import contrast
-from tests.support.stats import KISMET_FIRST, TOP_DOWN, store_game, total
+from tests.support.stats import KISMET_FIRST, TOP_DOWN, HeldReference, store_game, total
 from tests.support.web import QueuedDice, client
 
 pytestmark = pytest.mark.timeout(600)
@@ -134,29 +131,18 @@ def test_the_pages_show_the_figures_and_the_charts_accessibly(
 def test_while_a_chart_waits_for_the_games_it_compares_with_the_server_says_how_far_they_are(
     tmp_path: Path, totals: list[int], computer: Computer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    reached, go = threading.Event(), threading.Event()
-
-    def first_time(table: StrategyTable, *, progress: Progress) -> Reference:
-        # The real games (fewer of them), in this test's home where none are stored; held after a batch.
-        def told(done: int, total: int) -> None:
-            progress(done, total)
-            if done > 0 and not reached.is_set():
-                reached.set()
-                go.wait(timeout=60)
-
-        return reference(table, perfect_games=1100, other_games=30, progress=told)
-
-    monkeypatch.setattr(web_computer, "reference", first_time)
+    held = HeldReference(1100)  # in this test's home, where no games are stored
+    monkeypatch.setattr(strategy_computer, "reference", held)
     with client(tmp_path, QueuedDice(), computer) as web, ThreadPoolExecutor(1) as pool:
         assert web.get("/api/chart-reference").json() == {"playing": False, "progress": None}
         assert web.get("/api/words").json()["playing_reference"] == narration.playing_reference("this server")
         drawn = pool.submit(web.get, f"/api/stats/{NAME}/chart/totals.svg")
         try:
-            assert reached.wait(timeout=60)
+            assert held.reached.wait(timeout=60)
             playing = web.get("/api/chart-reference").json()
             assert playing["playing"] and 0 < playing["progress"] < 1
         finally:
-            go.set()
+            held.go.set()
         assert drawn.result(timeout=60).status_code == 200
         assert web.get("/api/chart-reference").json() == {"playing": False, "progress": None}
 
@@ -164,17 +150,8 @@ def test_while_a_chart_waits_for_the_games_it_compares_with_the_server_says_how_
 def test_a_page_waiting_for_its_charts_shows_how_far_the_games_they_compare_with_are(
     browser: Browser, tmp_path: Path, totals: list[int], computer: Computer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    go = threading.Event()
-
-    def first_time(table: StrategyTable, *, progress: Progress) -> Reference:
-        def told(done: int, total: int) -> None:
-            progress(done, total)
-            if done > 0:
-                go.wait(timeout=60)  # held after the first batch until the page has shown it
-
-        return reference(table, perfect_games=1101, other_games=30, progress=told)
-
-    monkeypatch.setattr(web_computer, "reference", first_time)
+    held = HeldReference(1101)  # in this test's home, where no games are stored
+    monkeypatch.setattr(strategy_computer, "reference", held)
     try:
         with served(tmp_path, seed=1, computer=computer) as address:
             page = browser.new_page(viewport={"width": 1280, "height": 900})
@@ -183,9 +160,9 @@ def test_a_page_waiting_for_its_charts_shows_how_far_the_games_they_compare_with
             expect(waiting).to_have_count(3)
             said = narration.playing_reference("this server")
             expect(waiting.first).to_have_text(re.compile(re.escape(said) + r" \d+%"))
-            go.set()
+            held.go.set()
             expect(page.locator("svg#chart-totals")).to_be_visible()
             expect(waiting).to_have_count(0)
             page.close()
     finally:
-        go.set()
+        held.go.set()

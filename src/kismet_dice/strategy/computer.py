@@ -26,6 +26,7 @@ from pathlib import Path
 from kismet_dice.strategy.advisor import Advisor
 from kismet_dice.strategy.distribution import Distribution, Futures, distribution_path, load_or_compute
 from kismet_dice.strategy.players import ComputerPlayer, Goal, Level, computer_player
+from kismet_dice.strategy.reference import Reference, reference
 from kismet_dice.strategy.ruleset import kismet_rules
 from kismet_dice.strategy.solver import Progress
 from kismet_dice.strategy.stored_futures import futures_path, load_futures, load_or_compute_futures
@@ -150,6 +151,17 @@ class Computer:
                     self._futures = load_or_compute_futures(table, progress, self._directory)
                 self._failure = None
             return self._futures
+
+    def chart_reference(self, progress: Progress | None = None) -> Reference | None:
+        """What the statistics' charts compare with (:func:`~kismet_dice.strategy.reference.reference`:
+        stored, or played the first time, seconds, told to ``progress``) when the table is at hand,
+        loaded or stored; else ``None``, since a chart is drawn without it rather than after a solve."""
+        if not self.stored:
+            return None
+        try:
+            return reference(self.advisor().table, progress=progress)
+        except ComputerUnavailable:
+            return None
 
     def perfect_play(self, progress: Progress | None = None) -> Distribution:
         """The distribution of perfect play's final total from an empty sheet, loading the table first

@@ -29,7 +29,7 @@ from kismet_dice.session.tables import NoSuchTable, Table, Tables
 from kismet_dice.storage import Claims, LocalClaims
 from kismet_dice.strategy import Advisor, Computer, ComputerUnavailable, Level
 from kismet_dice.strategy.compiled import telling_compiles
-from kismet_dice.strategy.reference import Reference, reference
+from kismet_dice.strategy.reference import Reference
 from kismet_dice.web.schemas import ComputerState, ComputerTask
 from kismet_dice.web.store_thread import StoreNotAnswering
 
@@ -70,12 +70,8 @@ class ChartReference:
     def get(self) -> Reference | None:
         """The reference, made now if need be (blocking: from a worker thread); ``None`` where the
         strategy table is not on this machine (a chart is then drawn without it, not after a solve)."""
-        if not self.computer.stored:
-            return None
         try:
-            return reference(self.computer.advisor().table, progress=self._played)
-        except ComputerUnavailable:
-            return None
+            return self.computer.chart_reference(self._played)
         finally:
             self._progress = None
 

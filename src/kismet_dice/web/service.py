@@ -121,10 +121,10 @@ class WebService:
         )
         self.readiness = Readiness(self.computer, self._announce_computer, progressed=self._announce_computer)
         # The target player's futures take half a minute the first time: ready on their own, later.
-        self.chart_reference = ChartReference(self.computer)
         self.target_readiness = Readiness(
             self.computer, self._announce_computer, (Level.TARGET,), progressed=self._announce_target_progress
         )
+        self.chart_reference = ChartReference(self.computer)
         self.claims = self.stores.get().claims()
         self.turns = ComputerTurns(
             self.tables,

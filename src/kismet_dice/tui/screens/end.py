@@ -15,7 +15,7 @@ from textual_plotext import PlotextPlot
 from kismet_dice.session import Session, narration
 from kismet_dice.session.win_chances import COURSE_TITLE, COURSE_X, COURSE_Y, Course, WinChances
 from kismet_dice.strategy import Computer, ComputerUnavailable, proficiency
-from kismet_dice.tui.screens.strategy import Compiling, telling
+from kismet_dice.tui.screens.strategy import Compiling, in_percents, telling
 from kismet_dice.tui.widgets import SheetView, sheet_width, sheets_that_fit
 
 MORE_BELOW = "More below: ↓ or PgDn scrolls."
@@ -127,14 +127,11 @@ class EndScreen(Screen[None]):
     def compare(self, computer: Computer) -> None:
         """How each person's total compares with perfect play: the first time on a machine, its
         distribution is worked out (a few seconds once the table is loaded), with progress."""
-        said = [-1]
-
-        def progress(done: int, total: int) -> None:
-            percent = 100 * done // max(total, 1)
-            if percent > said[0]:  # a line for each percent, not for each of the pass's steps
-                said[0] = percent
-                self.app.call_from_thread(self.show_standings, f"{narration.COMPARING} {percent}%")
-
+        progress = in_percents(
+            lambda percent: self.app.call_from_thread(
+                self.show_standings, f"{narration.COMPARING} {percent}%"
+            )
+        )
         try:
             with telling(self):
                 standings = self.session.work_out_standings(computer, progress)

@@ -19,9 +19,10 @@ from kismet_dice.rules import Box
 from kismet_dice.session import narration
 from kismet_dice.session.stat_charts import chart_title, reference_names
 from kismet_dice.session.statistics import NO_FINISHED_GAMES, PlayerStatistics, Statistics, table_lines
-from kismet_dice.strategy import Computer, ComputerUnavailable
-from kismet_dice.strategy.reference import PERFECT, Reference, reference
+from kismet_dice.strategy import Computer
+from kismet_dice.strategy.reference import PERFECT, Reference
 from kismet_dice.strategy.solver import Progress
+from kismet_dice.tui.screens.strategy import in_percents
 
 BIN = 20
 """Points in one bar of the histogram, as on the SVG chart."""
@@ -75,15 +76,9 @@ class StatsScreen(ModalScreen[None]):
 
     @work(thread=True, exclusive=True)
     def load_reference(self) -> None:
-        said = [-1]
-
-        def progress(done: int, total: int) -> None:
-            percent = 100 * done // max(total, 1)
-            if percent > said[0]:  # a line for each percent, not for each batch of games
-                said[0] = percent
-                self.app.call_from_thread(self._playing, percent)
-
-        made = self.make_reference(progress)
+        made = self.make_reference(
+            in_percents(lambda percent: self.app.call_from_thread(self._playing, percent))
+        )
         self.app.call_from_thread(self._referenced, made)
 
     def _playing(self, percent: int) -> None:
@@ -185,10 +180,4 @@ def stats_reference(computer: Computer | None, progress: Progress | None = None)
     """The reference of the charts when the strategy table is at hand (loaded or stored), else
     ``None``: the statistics screen never starts a solve of its own. ``progress`` hears of its games
     as they are played, the first time."""
-    found = computer if computer is not None else Computer()
-    if not found.stored:
-        return None
-    try:
-        return reference(found.advisor().table, progress=progress)
-    except ComputerUnavailable:
-        return None
+    return (computer if computer is not None else Computer()).chart_reference(progress)

@@ -19,6 +19,7 @@ from kismet_dice.rules import Dice
 from kismet_dice.session import HallAdvice, HallChances, narration
 from kismet_dice.strategy import Advisor, Computer, ComputerUnavailable, Level, Option
 from kismet_dice.strategy.compiled import telling_compiles
+from kismet_dice.strategy.solver import Progress
 
 
 class Compiling(Message):
@@ -30,6 +31,28 @@ def telling(screen: Screen[Any]) -> AbstractContextManager[None]:
     """While a screen's work runs: a :class:`Compiling` message to the screen each time the strategy
     begins to compile (posted from the compiling thread, as messages may be)."""
     return telling_compiles(lambda: screen.post_message(Compiling()))
+
+
+def in_percents(show: Callable[[int], object]) -> Progress:
+    """A progress callback that calls ``show`` with each whole percent done, once: a screen redrawn
+    for each percent, not for each of the work's steps (thousands).
+
+    >>> shown = []
+    >>> progress = in_percents(shown.append)
+    >>> for done in (0, 1, 2, 50, 51, 200):
+    ...     progress(done, 200)
+    >>> shown
+    [0, 1, 25, 100]
+    """
+    said = [-1]
+
+    def progress(done: int, total: int) -> None:
+        percent = 100 * done // max(total, 1)
+        if percent > said[0]:
+            said[0] = percent
+            show(percent)
+
+    return progress
 
 
 class PreparingScreen(ModalScreen[bool]):

@@ -70,7 +70,6 @@ export async function chart(figure, path, kind, label) {
     const drawing = figure.querySelector(".drawing");
     drawing.textContent = `The chart could not be drawn: ${label}.`;
     drawing.classList.replace("drawing", "undrawn"); // no longer waited for
-
     return;
   }
   const picture = document.importNode(svg, true);
