@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 READY_PLAY := $(VENV)/.ready-play
 READY_DEV := $(VENV)/.ready-dev
 
-.PHONY: play test lint typecheck browser postgresql clean
+.PHONY: play test lint typecheck compiled checks browser postgresql clean
 
 # Each environment is brought up to date whenever the project's requirements change.
 $(READY_PLAY): pyproject.toml
@@ -31,6 +31,16 @@ lint: $(READY_DEV)
 typecheck: $(READY_DEV)
 	$(BIN)/mypy --strict src tests
 
+# Numba compiles the strategy's loops on their first run (into the source tree's __pycache__, so a
+# clean clone has none): compiled once here, the tests' workers and commands load them instead of
+# each compiling them at once.
+compiled: $(READY_PLAY)
+	$(BIN)/python -m tests.support.warm
+
+# The checks and the compiling each keep one core busy: side by side on two jobs.
+checks: $(READY_DEV)
+	$(MAKE) --no-print-directory -j2 lint typecheck compiled
+
 # The browser tests drive Debian's Chromium; Playwright's own browser download does not work here.
 browser:
 	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
@@ -47,7 +57,7 @@ postgresql:
 # worker uses a core meanwhile (on the 2-core machine 157 s, against 172-181 s with two; four
 # gave no more).
 WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
-test: lint typecheck browser postgresql
+test: checks browser postgresql
 	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -n $(WORKERS) --dist loadfile
 
 clean:
