@@ -33,13 +33,15 @@ typecheck: $(READY_DEV)
 
 # Numba compiles the strategy's loops on their first run (into the source tree's __pycache__, so a
 # clean clone has none): compiled once here, the tests' workers and commands load them instead of
-# each compiling them at once.
+# each compiling them at once. It needs only the game's own dependencies, so it runs while the
+# tools are installed; the source is put on the path itself, since that install replaces the
+# project's own link to it meanwhile.
 compiled: $(READY_PLAY)
-	$(BIN)/python -m tests.support.warm
+	PYTHONPATH=$(CURDIR)/src $(BIN)/python -m tests.support.warm
 
-# The checks and the compiling each keep one core busy: side by side on two jobs.
-checks: $(READY_DEV)
-	$(MAKE) --no-print-directory -j2 lint typecheck compiled
+# The compiling keeps one core busy, installing the tools and checking the other: side by side.
+checks: $(READY_PLAY)
+	$(MAKE) --no-print-directory -j2 compiled lint typecheck
 
 # The browser tests drive Debian's Chromium; Playwright's own browser download does not work here.
 browser:
