@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import pickle
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from kismet_dice.strategy.ruleset import RuleSet, rule_set
-from kismet_dice.strategy.table import load, load_or_solve, save, table_dir, table_path
+from kismet_dice.strategy.table import StrategyTable, load, load_or_solve, save, table_dir, table_path
 
 
 def small(bonus: int) -> RuleSet:
@@ -63,3 +64,13 @@ def test_kismet_home_decides_where_tables_live(tmp_path: Path, monkeypatch: pyte
     assert table_dir() == tmp_path / "tables"
     monkeypatch.delenv("KISMET_HOME")
     assert table_dir() != tmp_path / "tables"
+
+
+def test_a_table_sent_to_a_simulation_worker_stays_read_only(kismet_table: StrategyTable) -> None:
+    # Workers receive the table pickled; a writable copy there could be changed, and the compiled
+    # loops would be compiled once more for it.
+    received = pickle.loads(pickle.dumps(kismet_table))
+    assert not received.values.flags.writeable
+    np.testing.assert_array_equal(received.values, kismet_table.values)
+    with pytest.raises(ValueError, match="read-only"):
+        received.values[0, 0] = 0.0

@@ -29,9 +29,9 @@ from tests.support.rules import tiny_rules
 
 def warm(directory: Path) -> None:
     """Run every compiled loop of the strategy once for each kind of array the game hands it, on
-    tiny rules, storing in ``directory``: a table's values read-only (as stored) and writable;
-    futures just worked out, stored (memory-mapped, narrower rows) and exact; one position asked
-    about and several (Numba types a one-column array as C-ordered, a wider one by its layout)."""
+    tiny rules, storing in ``directory``: futures just worked out, stored (memory-mapped, narrower
+    rows) and exact; one position asked about and several (Numba types a one-column array as
+    C-ordered, a wider one by its layout)."""
     rules = tiny_rules()
     table = load_or_solve(rules, directory=directory)
     forward(table).at_least(5)
@@ -41,9 +41,8 @@ def warm(directory: Path) -> None:
     exact = exact_survival(future_pass(table, keep=len(rules.boxes)))
     tables = kernel.tables_of(rules)
     start = np.zeros(1, dtype=np.intp)
-    for values in (table.values, table.values.copy()):
-        kernel.stop_values(tables, values, start, start)
-        kernel.best_boxes(tables, values, start, start)
+    kernel.stop_values(tables, table.values, start, start)
+    kernel.best_boxes(tables, table.values, start, start)
     for futures in (every, stored, exact):
         masks, totals = np.nonzero(futures.row_of >= 0)
         for filled in range(len(rules.boxes)):

@@ -14,6 +14,7 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import platformdirs
 
@@ -38,6 +39,13 @@ class StrategyTable:
     values: FloatArray = field(repr=False)
 
     def __post_init__(self) -> None:
+        self.values.flags.writeable = False
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        # Unpickled (in a simulation worker) the values come back writable: kept read-only there
+        # too, so no worker changes them and the compiled loops meet one kind of array, compiled
+        # once on a machine rather than once more for the workers.
+        self.__dict__.update(state)
         self.values.flags.writeable = False
 
     @property
