@@ -278,7 +278,7 @@ def _one_turn_on(  # type: ignore[no-untyped-def]
     scale, out,
 ):  # fmt: skip
     """``out[i]``: the chance of ``needed[i]`` more points from a position of a layer that is not
-    stored, through every ending of its turn (``chances[:, which[i]]``) to the stored layer after it.
+    stored, through every ending of its turn (``chances[which[i]]``) to the stored layer after it.
     A chance to reach x is the same average of the next positions' chances, so the bound holds."""
     for i in range(masks.shape[0]):
         if needed[i] <= 0:
@@ -286,8 +286,8 @@ def _one_turn_on(  # type: ignore[no-untyped-def]
             continue
         total = 0.0
         column = which[i]
-        for pair in range(chances.shape[0]):
-            weight = chances[pair, column]
+        for pair in range(chances.shape[1]):
+            weight = chances[column, pair]
             if weight == 0.0:
                 continue
             box = pair_box[pair]
@@ -332,12 +332,12 @@ def _dense_one_turn_on(  # type: ignore[no-untyped-def]
     masks, totals, chances, pair_box, pair_points, basic, cap, row_of, values, start, low, scale, out,
 ):  # fmt: skip
     """:func:`_one_turn_on` for every ``x`` of each position at once (``out[i, x]``, the turn's
-    chances in ``chances[:, i]``): each ending's next row is found once and added in runs, where
+    chances in ``chances[i]``): each ending's next row is found once and added in runs, where
     asking each ``x`` apart would look every ending up again for each."""
     for i in range(masks.shape[0]):
         out[i, :] = 0.0
-        for pair in range(chances.shape[0]):
-            weight = chances[pair, i]
+        for pair in range(chances.shape[1]):
+            weight = chances[i, pair]
             if weight == 0.0:
                 continue
             box = pair_box[pair]
@@ -345,6 +345,18 @@ def _dense_one_turn_on(  # type: ignore[no-untyped-def]
             row = _next_row(row_of, masks[i], totals[i], box, points, basic, cap)
             _add_survival(out[i], weight, values, start, low, scale, row, points)
         out[i, 0] = 1.0
+
+
+def _frozen(array: npt.NDArray[Any], dtype: type[np.generic] | None = None) -> npt.NDArray[Any]:
+    """``array`` C-ordered (as ``dtype``) and read-only, a view where it already is: the futures'
+    loops then meet one kind of array whether the futures were just worked out or memory-mapped
+    from the store, and one position asked about or many, so Numba compiles each loop once for
+    them, not once for each (about a second a loop, on a machine's first run)."""
+    if not array.flags.c_contiguous or (dtype is not None and array.dtype != dtype):
+        array = np.ascontiguousarray(array, dtype=dtype)
+    view = array.view()  # a memory-mapped array stays one
+    view.flags.writeable = False
+    return view
 
 
 @dataclass
@@ -364,6 +376,10 @@ class Futures:
     survival: bool = False
     table: StrategyTable | None = None
 
+    def __post_init__(self) -> None:
+        # As the store keeps it (int32, read-only) whether just worked out or loaded: see _frozen.
+        self.row_of = _frozen(self.row_of, np.int32)
+
     def future(self, mask: int, total: int) -> FloatArray:
         """The probability of each number of points to come from a position (index = points)."""
         if self.survival:
@@ -381,24 +397,25 @@ class Futures:
         if len(filled) != 1:
             raise ValueError("positions from one layer at a time")
         layer = filled.pop()
-        masks = np.ascontiguousarray(masks, dtype=np.intp)
-        totals = np.ascontiguousarray(totals, dtype=np.intp)
+        masks = _frozen(masks, np.intp)
+        totals = _frozen(totals, np.intp)
         out = np.empty((len(masks), width))
         if (self.row_of[masks, totals] < 0).any():
             raise ValueError("a position these futures do not reach")
         rows = self.layers.get(layer)
         if rows is not None:
-            found = np.ascontiguousarray(self.row_of[masks, totals])
-            _dense_rows(rows.values, rows.start, rows.low, rows.scale, found, out)
+            found = _frozen(self.row_of[masks, totals], np.intp)
+            _dense_rows(_frozen(rows.values), _frozen(rows.start), _frozen(rows.low), rows.scale, found, out)
             return out
         following = self.layers.get(layer + 1)
         if following is None or self.table is None:
             raise ValueError(f"the futures of positions with {layer} boxes filled were not kept")
         tables = kernel.tables_of(self.rules)
-        chances = kernel.endings(tables, self.table.values, masks, totals)
+        chances = kernel.endings(tables, self.table.values, masks, totals).T  # a row per position
         _dense_one_turn_on(
-            masks, totals, chances, tables.pair_box, tables.pair_points, tables.basic, self.rules.cap,
-            self.row_of, following.values, following.start, following.low, following.scale, out,
+            masks, totals, _frozen(chances), tables.pair_box, tables.pair_points, tables.basic,
+            self.rules.cap, self.row_of, _frozen(following.values), _frozen(following.start),
+            _frozen(following.low), following.scale, out,
         )  # fmt: skip
         return out
 
@@ -409,14 +426,17 @@ class Futures:
             raise ValueError("positions from one layer at a time")
         layer = filled.pop()
         shape = np.broadcast(masks, totals, needed).shape
-        flat_masks = np.ascontiguousarray(np.broadcast_to(masks, shape).reshape(-1), dtype=np.intp)
-        flat_totals = np.ascontiguousarray(np.broadcast_to(totals, shape).reshape(-1), dtype=np.intp)
-        wanted = np.ascontiguousarray(np.broadcast_to(needed, shape).reshape(-1), dtype=np.intp)
+        flat_masks = _frozen(np.broadcast_to(masks, shape).reshape(-1), np.intp)
+        flat_totals = _frozen(np.broadcast_to(totals, shape).reshape(-1), np.intp)
+        wanted = _frozen(np.broadcast_to(needed, shape).reshape(-1), np.intp)
         out = np.empty(len(wanted))
         rows = self.layers.get(layer)
         if rows is not None:
-            found = np.ascontiguousarray(self.row_of[flat_masks, flat_totals])
-            _at_least(rows.values, rows.start, rows.low, rows.survival, rows.scale, found, wanted, out)
+            found = _frozen(self.row_of[flat_masks, flat_totals], np.intp)
+            _at_least(
+                _frozen(rows.values), _frozen(rows.start), _frozen(rows.low), rows.survival, rows.scale,
+                found, wanted, out,
+            )  # fmt: skip
             return out.reshape(shape)
         following = self.layers.get(layer + 1)
         if not self.survival or following is None or self.table is None:
@@ -426,11 +446,12 @@ class Futures:
         _, first, which = np.unique(
             self.row_of[flat_masks, flat_totals], return_index=True, return_inverse=True
         )
-        chances = kernel.endings(tables, self.table.values, flat_masks[first], flat_totals[first])
+        chances = kernel.endings(tables, self.table.values, flat_masks[first], flat_totals[first]).T
         _one_turn_on(
-            flat_masks, flat_totals, wanted, which.reshape(-1).astype(np.intp), chances, tables.pair_box,
-            tables.pair_points, tables.basic, self.rules.cap, self.row_of, following.values, following.start,
-            following.low, following.scale, out,
+            flat_masks, flat_totals, wanted, _frozen(which.reshape(-1), np.intp), _frozen(chances),
+            tables.pair_box, tables.pair_points, tables.basic, self.rules.cap, self.row_of,
+            _frozen(following.values), _frozen(following.start), _frozen(following.low), following.scale,
+            out,
         )  # fmt: skip
         return out.reshape(shape)
 
