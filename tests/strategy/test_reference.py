@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,7 @@ from kismet_dice.rules import Box
 from kismet_dice.strategy import reference as reference_module
 from kismet_dice.strategy.reference import (
     PERFECT,
+    Reference,
     Simulated,
     load_simulated,
     reference,
@@ -17,7 +19,7 @@ from kismet_dice.strategy.reference import (
     save,
     simulate,
 )
-from kismet_dice.strategy.table import StrategyTable
+from kismet_dice.strategy.table import StrategyTable, computing_lock
 
 
 def test_the_reference_games_are_stored_beside_the_table_as_they_were_played(
@@ -72,3 +74,36 @@ def test_playing_the_reference_games_tells_each_batch_played_and_reading_them_ba
     again: list[tuple[int, int]] = []
     reference(kismet_table, perfect_games=1000, other_games=30, progress=lambda *told: again.append(told))
     assert again == []
+
+
+def test_games_another_process_is_playing_are_waited_for_and_read_back_not_played_again(
+    kismet_table: StrategyTable,
+) -> None:
+    # A lock is held on the file's lock as another process playing them would (a lock taken on a
+    # file opened apart holds off a thread of this process too), then their games stored.
+    path = reference_path(kismet_table)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    theirs = Simulated(
+        {"hard": {310: 1.0}, "medium": {240: 1.0}, "easy": {160: 1.0}}, {box.name: 3.0 for box in Box}
+    )
+    told: list[int] = []
+    found: list[Reference] = []
+
+    def chart() -> None:
+        found.append(
+            reference(
+                kismet_table, perfect_games=303, other_games=31, progress=lambda done, _: told.append(done)
+            )
+        )
+
+    with computing_lock(path):
+        waiting = threading.Thread(target=chart)
+        waiting.start()
+        waiting.join(0.5)
+        assert waiting.is_alive()  # it waits for the process playing them
+        save(kismet_table, theirs, path, 303, 31)
+    waiting.join(30)
+    assert not waiting.is_alive()
+    assert told == []  # not one game played here
+    assert found[0].distributions == {PERFECT: {310: 1.0}, "medium": {240: 1.0}, "easy": {160: 1.0}}
+    assert found[0].box_mean == theirs.box_mean

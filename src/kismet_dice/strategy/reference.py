@@ -6,7 +6,8 @@ simulated games. The easy and medium players are always simulated.
 
 The simulated games take seconds (about 9 on the 2-core machine), and every ``kismet stats
 --chart`` is a process of its own: what they found is stored beside the strategy table, in its
-checked format (:mod:`~kismet_dice.strategy.stored`), the first time, and kept for the process.
+checked format (:mod:`~kismet_dice.strategy.stored`), the first time, and kept for the process;
+processes that need them at once play them once.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from kismet_dice.strategy import stored
 from kismet_dice.strategy.distribution import distribution_path, load
 from kismet_dice.strategy.simulate import Played, run, summarise
 from kismet_dice.strategy.solver import Progress
-from kismet_dice.strategy.table import StrategyTable, table_dir
+from kismet_dice.strategy.table import StrategyTable, computing_lock, table_dir
 
 PERFECT = "perfect play"
 """The name perfect play goes by in charts and JSON."""
@@ -222,9 +223,15 @@ def reference(
             path = reference_path(table)
             simulated = load_simulated(table, path, perfect_games, other_games)
             if simulated is None:
-                simulated = simulate(table, perfect_games, other_games, progress)
-                with contextlib.suppress(OSError):  # a home that cannot be written plays them each time
-                    save(table, simulated, path, perfect_games, other_games)
+                # The server processes of a site, or commands run at once, play them once: the
+                # first takes the lock beside the file, the others wait and read what it stored.
+                with computing_lock(path):
+                    simulated = load_simulated(table, path, perfect_games, other_games)
+                    if simulated is None:
+                        simulated = simulate(table, perfect_games, other_games, progress)
+                        # A home that cannot be written plays them each time.
+                        with contextlib.suppress(OSError):
+                            save(table, simulated, path, perfect_games, other_games)
             found = _reference(table, simulated)
             _made[key] = found
         return found
