@@ -30,8 +30,7 @@ from tests.support.rules import tiny_rules
 def warm(directory: Path) -> None:
     """Run every compiled loop of the strategy once for each kind of array the game hands it, on
     tiny rules, storing in ``directory``: futures just worked out, stored (memory-mapped, narrower
-    rows) and exact; one position asked about and several (Numba types a one-column array as
-    C-ordered, a wider one by its layout)."""
+    rows) and exact; one position asked about and several."""
     rules = tiny_rules()
     table = load_or_solve(rules, directory=directory)
     forward(table).at_least(5)
