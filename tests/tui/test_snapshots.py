@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
+from textual.widgets import Input
 
 from kismet_dice.game import ScriptedDice
 from kismet_dice.rules import Box
@@ -79,9 +80,17 @@ def test_the_table(storage: Storage, snap_compare: Snap, size: tuple[int, int], 
     assert snap_compare(app, terminal_size=size, run_before=mid_turn(players, readme))
 
 
+async def steady_cursors(pilot: Pilot[Any]) -> None:
+    """A text field's cursor blinks every half second: drawn steadily, the picture does not depend
+    on how long the machine took to get to it (a slow one caught it blinked off)."""
+    for field in pilot.app.screen.query(Input):
+        field.cursor_blink = False
+    await pilot.pause()
+
+
 def test_the_start_screen(storage: Storage, snap_compare: Snap) -> None:
     app = app_for(storage, ("Ann", "Bob"), [])
-    assert snap_compare(app, terminal_size=(80, 24))
+    assert snap_compare(app, terminal_size=(80, 24), run_before=steady_cursors)
 
 
 def solo_game(storage: Storage) -> KismetApp:
