@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -76,7 +77,7 @@ def test_playing_the_reference_games_tells_each_batch_played_and_reading_them_ba
     assert again == []
 
 
-def test_games_another_process_is_playing_are_waited_for_and_read_back_not_played_again(
+def test_games_another_process_is_playing_are_waited_for_with_its_progress_and_read_back(
     kismet_table: StrategyTable,
 ) -> None:
     # A lock is held on the file's lock as another process playing them would (a lock taken on a
@@ -96,14 +97,18 @@ def test_games_another_process_is_playing_are_waited_for_and_read_back_not_playe
             )
         )
 
-    with computing_lock(path):
+    with computing_lock(path) as playing:
         waiting = threading.Thread(target=chart)
         waiting.start()
         waiting.join(0.5)
         assert waiting.is_alive()  # it waits for the process playing them
+        playing(150, 396)
+        deadline = time.monotonic() + 10
+        while not told and time.monotonic() < deadline:
+            time.sleep(0.02)
         save(kismet_table, theirs, path, 303, 31)
     waiting.join(30)
     assert not waiting.is_alive()
-    assert told == []  # not one game played here
+    assert told == [150]  # told how the other was getting on, and not one game played here
     assert found[0].distributions == {PERFECT: {310: 1.0}, "medium": {240: 1.0}, "easy": {160: 1.0}}
     assert found[0].box_mean == theirs.box_mean

@@ -175,8 +175,11 @@ class Computer:
         with self._perfect_lock:
             if self._perfect is None:
                 path = distribution_path(table.rules, self._directory)
-                with self._unavailable_without("the distribution of perfect play"), computing_lock(path):
-                    self._perfect = load_or_compute(table, directory=self._directory, progress=progress)
+                with (
+                    self._unavailable_without("the distribution of perfect play"),
+                    computing_lock(path, progress) as working,
+                ):
+                    self._perfect = load_or_compute(table, directory=self._directory, progress=working)
             return self._perfect
 
     def ready_for(self, levels: Iterable[Level | None]) -> bool:

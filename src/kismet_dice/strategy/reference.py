@@ -225,10 +225,10 @@ def reference(
             if simulated is None:
                 # The server processes of a site, or commands run at once, play them once: the
                 # first takes the lock beside the file, the others wait and read what it stored.
-                with computing_lock(path):
+                with computing_lock(path, progress) as playing:
                     simulated = load_simulated(table, path, perfect_games, other_games)
                     if simulated is None:
-                        simulated = simulate(table, perfect_games, other_games, progress)
+                        simulated = simulate(table, perfect_games, other_games, playing)
                         # A home that cannot be written plays them each time.
                         with contextlib.suppress(OSError):
                             save(table, simulated, path, perfect_games, other_games)

@@ -230,13 +230,13 @@ def load_or_compute_futures(
     found = load_futures(table, directory)
     if found is not None:
         return found
-    with computing_lock(path):
+    with computing_lock(path, progress) as working:
         found = load_futures(table, directory)  # computed by another process while this one waited
         if found is not None:
             return found
         try:
-            return compute_and_store(table, progress, directory)
+            return compute_and_store(table, working, directory)
         except OSError:
             pass
         # Where they cannot be stored (a read-only cache), worked out again and kept in memory.
-        return future_pass(table, keep=None, progress=progress)
+        return future_pass(table, keep=None, progress=working)

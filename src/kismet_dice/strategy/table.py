@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -105,7 +106,7 @@ def load_or_solve(
         stored = load(rules, path)
         if stored is not None:
             return stored
-    with computing_lock(path):
+    with computing_lock(path, progress) as progress:
         if not force:
             stored = load(rules, path)  # solved by another process while this one waited
             if stored is not None:
@@ -116,21 +117,80 @@ def load_or_solve(
     return table
 
 
+_WAIT_POLL = 0.1
+"""Seconds between a waiting process's looks at the lock and at the holder's progress."""
+_RECORD = 32
+"""Bytes of the holder's progress record at the start of the lock file: "done total", padded."""
+
+
 @contextlib.contextmanager
-def computing_lock(path: Path) -> Iterator[None]:
+def computing_lock(path: Path, progress: Progress | None = None) -> Iterator[Progress]:
     """Hold the lock file beside ``path`` (released when the process ends, even by a kill), so
     that processes needing the same stored result compute it once.
 
+    What it yields is the progress to give the computation: it tells ``progress`` and writes the
+    figures into the lock file, so that a process waiting here with a ``progress`` of its own is
+    told them as they come, and its player sees the job go on rather than a still screen.
     Where no lock file can be made (a read-only cache), each process computes on its own.
     """
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        handle = open(path.with_name(path.name + ".lock"), "ab")  # noqa: SIM115 - closed below
+        descriptor = os.open(path.with_name(path.name + ".lock"), os.O_RDWR | os.O_CREAT, 0o644)
     except OSError:
-        yield
+        yield progress or _unheard
         return
     try:
-        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
-        yield
+        _acquire(descriptor, progress)
+        # A record left by a holder that was killed is not this computation's.
+        _clear(descriptor)
+
+        def recording(done: int, total: int) -> None:
+            if progress is not None:
+                progress(done, total)
+            with contextlib.suppress(OSError):
+                os.pwrite(descriptor, f"{done} {total}".ljust(_RECORD).encode(), 0)
+
+        try:
+            yield recording
+        finally:
+            _clear(descriptor)
     finally:
-        handle.close()  # closing the file drops the lock
+        os.close(descriptor)  # closing the file drops the lock
+
+
+def _acquire(descriptor: int, progress: Progress | None) -> None:
+    """Take the lock, telling ``progress`` of the holder's figures while waiting for it."""
+    if progress is None:
+        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        return
+    heard: tuple[int, int] | None = None
+    while True:
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            pass
+        figures = _read_record(descriptor)
+        if figures is not None and figures != heard:
+            heard = figures
+            progress(*figures)
+        time.sleep(_WAIT_POLL)
+
+
+def _read_record(descriptor: int) -> tuple[int, int] | None:
+    """The holder's last "done total", or ``None`` if it has written none (or half of one)."""
+    try:
+        words = os.pread(descriptor, _RECORD, 0).split()
+        done, total = (int(word) for word in words)
+    except (OSError, ValueError):
+        return None
+    return (done, total) if 0 <= done <= total else None
+
+
+def _clear(descriptor: int) -> None:
+    with contextlib.suppress(OSError):
+        os.ftruncate(descriptor, 0)
+
+
+def _unheard(done: int, total: int) -> None:
+    """The progress of a job nobody watches."""
