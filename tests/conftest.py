@@ -18,6 +18,14 @@ import pytest
 
 from kismet_dice.storage import Storage
 from kismet_dice.strategy.distribution import Distribution, distribution_path, load_or_compute
+from kismet_dice.strategy.reference import (
+    OTHER_GAMES,
+    PERFECT_GAMES,
+    load_simulated,
+    reference_path,
+    save,
+    simulate,
+)
 from kismet_dice.strategy.ruleset import kismet_rules
 from kismet_dice.strategy.table import StrategyTable, computing_lock, load_or_solve, table_path
 from tests.support.postgres import Cluster
@@ -146,3 +154,24 @@ def kismet_distribution(
         distribution = load_or_compute(kismet_table, directory=shared)
     _linked(path, Path(home) / "tables")
     return distribution
+
+
+@pytest.fixture(scope="session")
+def shared_charts_reference(kismet_table: StrategyTable, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The games the charts compare with, in their full numbers, played once per test run (seconds
+    of several processors) where every worker finds them, rather than once per worker."""
+    path = reference_path(kismet_table, _run_folder(tmp_path_factory))
+    with computing_lock(path):
+        if load_simulated(kismet_table, path, PERFECT_GAMES, OTHER_GAMES) is None:
+            played = simulate(kismet_table, PERFECT_GAMES, OTHER_GAMES)
+            save(kismet_table, played, path, PERFECT_GAMES, OTHER_GAMES)
+    return path
+
+
+@pytest.fixture
+def charts_reference(shared_charts_reference: Path, home: Path) -> None:
+    """This test's home holds the charts' games, as that of a machine that has shown a chart before:
+    for a test of what a chart shows, not of how the first chart on a machine comes to be (those
+    tests play fewer games, stored under the same name and played again because the number differs).
+    A test whose ``tables`` is linked elsewhere asks for that link first."""
+    _linked(shared_charts_reference, home / "tables")

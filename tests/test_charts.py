@@ -94,6 +94,7 @@ def test_charts_of_no_games_are_still_pictures() -> None:
 
 
 @pytest.mark.timeout(600)
+@pytest.mark.usefixtures("charts_reference")
 def test_the_readme_chart_shows_forty_games_over_perfect_play(kismet_table: StrategyTable) -> None:
     # Forty games of the medium player stand for a person's; KISMET_SCREENSHOT=docs writes the README's copy.
     played = simulate.run("medium", 40, seed=7, processes=1)

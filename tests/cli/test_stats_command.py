@@ -140,6 +140,7 @@ def solved(home: Path, kismet_home: str) -> None:
 def test_a_chart_is_written_as_svg(
     games: dict[str, list[dict[Box, int]]],
     solved: None,
+    charts_reference: None,  # after ``solved``, which links the home's tables to the session's
     tmp_path: Path,
     kind: str,
     capsys: pytest.CaptureFixture[str],

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 
+import pytest
 from textual.geometry import Region
 from textual.widget import Widget
 from textual.widgets import Static
@@ -20,6 +21,7 @@ from kismet_dice.tui.screens.stats import StatsScreen
 from tests.support.stats import TOP_DOWN, HeldReference, store_game, total
 
 
+@pytest.mark.usefixtures("charts_reference")
 async def test_f4_shows_each_name_with_its_figures_and_charts(
     storage: Storage, kismet_table: StrategyTable
 ) -> None:

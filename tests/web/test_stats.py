@@ -67,6 +67,7 @@ def test_a_name_with_a_slash_has_its_figures_chart_and_page_at_its_encoded_link(
 
 
 @pytest.mark.parametrize("kind", ["totals", "time", "boxes"])
+@pytest.mark.usefixtures("charts_reference")
 def test_a_chart_is_svg_with_the_references_of_perfect_play(
     tmp_path: Path, totals: list[int], computer: Computer, kind: str
 ) -> None:
@@ -88,6 +89,7 @@ def test_a_chart_of_an_unknown_kind_or_name_is_refused(tmp_path: Path, totals: l
         assert web.get("/api/stats/Zed/chart/totals.svg").status_code == 404
 
 
+@pytest.mark.usefixtures("charts_reference")
 def test_the_pages_show_the_figures_and_the_charts_accessibly(
     browser: Browser, tmp_path: Path, totals: list[int], computer: Computer
 ) -> None:
