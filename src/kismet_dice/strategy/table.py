@@ -135,7 +135,8 @@ def computing_lock(path: Path, progress: Progress | None = None) -> Iterator[Pro
     """
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        descriptor = os.open(path.with_name(path.name + ".lock"), os.O_RDWR | os.O_CREAT, 0o644)
+        # Read and written (the progress record), made as open() would make it: the umask decides.
+        descriptor = os.open(path.with_name(path.name + ".lock"), os.O_RDWR | os.O_CREAT, 0o666)
     except OSError:
         yield progress or _unheard
         return
