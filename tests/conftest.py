@@ -18,14 +18,7 @@ import pytest
 
 from kismet_dice.storage import Storage
 from kismet_dice.strategy.distribution import Distribution, distribution_path, load_or_compute
-from kismet_dice.strategy.reference import (
-    OTHER_GAMES,
-    PERFECT_GAMES,
-    load_simulated,
-    reference_path,
-    save,
-    simulate,
-)
+from kismet_dice.strategy.reference import OTHER_GAMES, PERFECT_GAMES, reference_path, stored_or_played
 from kismet_dice.strategy.ruleset import kismet_rules
 from kismet_dice.strategy.table import StrategyTable, computing_lock, load_or_solve, table_path
 from tests.support.postgres import Cluster
@@ -161,10 +154,7 @@ def shared_charts_reference(kismet_table: StrategyTable, tmp_path_factory: pytes
     """The games the charts compare with, in their full numbers, played once per test run (seconds
     of several processors) where every worker finds them, rather than once per worker."""
     path = reference_path(kismet_table, _run_folder(tmp_path_factory))
-    with computing_lock(path):
-        if load_simulated(kismet_table, path, PERFECT_GAMES, OTHER_GAMES) is None:
-            played = simulate(kismet_table, PERFECT_GAMES, OTHER_GAMES)
-            save(kismet_table, played, path, PERFECT_GAMES, OTHER_GAMES)
+    stored_or_played(kismet_table, path, PERFECT_GAMES, OTHER_GAMES)
     return path
 
 

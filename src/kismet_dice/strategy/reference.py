@@ -220,21 +220,30 @@ def reference(
     with _lock:
         found = _made.get(key)
         if found is None:
-            path = reference_path(table)
-            simulated = load_simulated(table, path, perfect_games, other_games)
-            if simulated is None:
-                # The server processes of a site, or commands run at once, play them once: the
-                # first takes the lock beside the file, the others wait and read what it stored.
-                with computing_lock(path, progress) as playing:
-                    simulated = load_simulated(table, path, perfect_games, other_games)
-                    if simulated is None:
-                        simulated = simulate(table, perfect_games, other_games, playing)
-                        # A home that cannot be written plays them each time.
-                        with contextlib.suppress(OSError):
-                            save(table, simulated, path, perfect_games, other_games)
+            simulated = stored_or_played(table, reference_path(table), perfect_games, other_games, progress)
             found = _reference(table, simulated)
             _made[key] = found
         return found
+
+
+def stored_or_played(
+    table: StrategyTable, path: Path, perfect_games: int, other_games: int, progress: Progress | None = None
+) -> Simulated:
+    """The games stored at ``path``, else played now and stored there (``progress`` hears of them,
+    or of the other process playing them while this one waits)."""
+    simulated = load_simulated(table, path, perfect_games, other_games)
+    if simulated is not None:
+        return simulated
+    # The server processes of a site, or commands run at once, play them once: the first takes
+    # the lock beside the file, the others wait and read what it stored.
+    with computing_lock(path, progress) as playing:
+        simulated = load_simulated(table, path, perfect_games, other_games)
+        if simulated is None:
+            simulated = simulate(table, perfect_games, other_games, playing)
+            # A home that cannot be written plays them each time.
+            with contextlib.suppress(OSError):
+                save(table, simulated, path, perfect_games, other_games)
+    return simulated
 
 
 def _reference(table: StrategyTable, simulated: Simulated) -> Reference:

@@ -106,12 +106,12 @@ def load_or_solve(
         stored = load(rules, path)
         if stored is not None:
             return stored
-    with computing_lock(path, progress) as progress:
+    with computing_lock(path, progress) as solving:
         if not force:
             stored = load(rules, path)  # solved by another process while this one waited
             if stored is not None:
                 return stored
-        table = StrategyTable(rules, solve(rules, progress))
+        table = StrategyTable(rules, solve(rules, solving))
         with contextlib.suppress(OSError):
             save(table, path)
     return table
