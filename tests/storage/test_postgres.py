@@ -12,6 +12,7 @@ import multiprocessing
 import queue
 import random
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,7 +22,13 @@ import pytest
 from kismet_dice.game import Game
 from kismet_dice.storage import SCHEMA_VERSION, Storage, StorageError, VersionConflict
 from kismet_dice.storage.database import upgrade
-from kismet_dice.storage.postgres import CHANNEL, PostgresDatabase, _PostgresConnection, describe
+from kismet_dice.storage.postgres import (
+    CHANNEL,
+    CONNECT_SECONDS,
+    PostgresDatabase,
+    _PostgresConnection,
+    describe,
+)
 from tests.support.games import take_turn_step
 from tests.support.postgres import PASSWORD, USER, Cluster
 
@@ -298,6 +305,20 @@ def test_a_listener_whose_connection_the_server_drops_listens_again_and_says_so(
         assert heard.get(timeout=10) == (saved.id, 0)
     finally:
         listener.stop()
+
+
+def test_a_listener_connecting_to_a_database_that_does_not_answer_stops_without_waiting_for_it(
+    site: Storage, postgres_cluster: Cluster
+) -> None:
+    with postgres_cluster.paused():
+        listener = site.listen(lambda game_id, version: None)
+        assert not listener.wait_until_listening(0.5)  # its connection waits for an answer
+        asked = time.monotonic()
+        listener.stop()
+        waited = time.monotonic() - asked
+    # Not the connection's timeout (nor for good, had its LISTEN been sent): a server told to end
+    # then ends, and the thread left behind ends with the process.
+    assert waited < CONNECT_SECONDS / 2
 
 
 @pytest.mark.sqlite_only

@@ -9,6 +9,7 @@ cluster cannot start, the fixture fails the run: nothing is skipped.
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import os
 import pwd
@@ -117,12 +118,16 @@ class Cluster:
         keeps its connections open and answers nothing, as a host that hangs does."""
         stopped = self._processes()
         for pid in stopped:
-            os.kill(pid, signal.SIGSTOP)
+            # A backend of a connection just closed may be gone by now, or have ended but not yet
+            # been reaped: the postmaster, continued first, reaps it before it is sent SIGCONT.
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGSTOP)
         try:
             yield
         finally:
             for pid in stopped:
-                os.kill(pid, signal.SIGCONT)
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGCONT)
 
     @contextmanager
     def down(self) -> Iterator[None]:

@@ -408,7 +408,8 @@ class Listener(ABC):
 
     @abstractmethod
     def stop(self) -> None:
-        """Stop listening and wait for the thread to end."""
+        """Stop listening: the thread ends, waited for a second at most (one stuck in a call to a
+        database that does not answer ends with the process)."""
 
 
 class Claims(ABC):

@@ -80,6 +80,11 @@ computers): a database that does not answer holds that thread this long at most.
 GATHER_SECONDS = 0.05
 """How long a listener lets notifications gather after the first: what other processes' pages
 see of a move is that much later, at most, and well within the second they are promised."""
+LISTEN_STOP_SECONDS = 1.0
+"""The longest :meth:`Listener.stop` waits for the listener's thread. Between calls it looks every
+quarter second whether it is asked to stop; in a call the database does not answer (connecting
+again, or its LISTEN) it may wait ten seconds, or for good: that thread, a daemon, is left to end
+with the process rather than hold up the end of a server."""
 
 _PUBLIC = "the game store cannot be used right now"
 
@@ -490,7 +495,7 @@ class _PostgresListener(Listener):
 
     def stop(self) -> None:
         self._stopping.set()
-        self._thread.join()
+        self._thread.join(LISTEN_STOP_SECONDS)
 
     def _run(self) -> None:
         while not self._stopping.is_set():
