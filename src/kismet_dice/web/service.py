@@ -432,7 +432,9 @@ class WebService:
         if self._sweeping is not None:
             self._sweeping.cancel()
         if self._listener is not None:
-            self._listener.stop()
+            # Off the loop: a listener stuck on a store that does not answer takes up to a second
+            # to give up, and the pages' connections are closed meanwhile.
+            await asyncio.to_thread(self._listener.stop)
         self.turns.stop()
         self.clock.close()
         await self.hub.close()
