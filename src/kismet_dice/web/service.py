@@ -433,7 +433,7 @@ class WebService:
             self._sweeping.cancel()
         if self._listener is not None:
             # Off the loop: a listener stuck on a store that does not answer takes up to a second
-            # to give up, and the pages' connections are closed meanwhile.
+            # to give up, and the loop goes on answering the open connections meanwhile.
             await asyncio.to_thread(self._listener.stop)
         self.turns.stop()
         self.clock.close()
