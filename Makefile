@@ -46,16 +46,19 @@ typecheck: $(READY_DEV)
 # clean clone has none): compiled once here, the tests' workers and commands load them instead of
 # each compiling them at once. It needs only the game's own dependencies, so it runs while the
 # tools are installed; the source is put on the path itself, since that install replaces the
-# project's own link to it meanwhile.
+# project's own link to it meanwhile. With bytecode caches on, it compiles the modules it imports
+# (numpy, Numba, the strategy) for the workers too.
 compiled: $(READY_PLAY)
 	PYTHONDONTWRITEBYTECODE= PYTHONPATH=$(CURDIR)/src $(BIN)/python -m tests.support.warm
 
 # What the tests import beyond the game (pytest and its plugins, Playwright, the test modules
 # themselves, rewritten for pytest's asserts) is compiled once by collecting them, before the
 # workers do: each would compile it again at once while the others did (the first tests began
-# 9 s after pytest started, 5 s with it compiled).
+# 9 s after pytest started, 5 s with it compiled). If the collecting fails, what it said is shown
+# without the list of the tests (each named with its file and "::").
 collected: $(READY_DEV)
-	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest --collect-only -q -p no:xdist >/dev/null
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest --collect-only -q -p no:xdist >$(VENV)/collected.log \
+		|| (grep -v :: $(VENV)/collected.log; exit 1)
 
 # The compiling keeps one core busy, installing the tools and checking the other: side by side.
 checks: $(READY_PLAY)
