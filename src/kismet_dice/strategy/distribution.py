@@ -234,7 +234,8 @@ def _compact(pmf, start, trim, scale):  # type: ignore[no-untyped-def]
         low[row] = min(low[row], high[row] + 1)
     widths = np.maximum(high - low + 1, 0)
     out_start = np.zeros(rows + 1, dtype=np.intp)
-    out_start[1:] = np.cumsum(widths)
+    for row in range(rows):  # a loop, not ``out_start[1:] = ...``: see :func:`kernel._copy`
+        out_start[row + 1] = out_start[row] + widths[row]
     values = np.empty(out_start[-1], dtype=np.uint16)
     for row in range(rows):
         first, last = start[row], start[row + 1]

@@ -215,6 +215,21 @@ def tables_of(rules: RuleSet) -> TurnTables:
 
 
 @jit(**_JIT)
+def _copy(into, at_row, at_column, source, from_row, rows, columns):  # type: ignore[no-untyped-def]
+    """``into[at_row + r, at_column + c] = source[from_row + r, c]`` for ``r < rows``, ``c < columns``.
+
+    What assigning one array to a slice of another does, as a loop: Numba compiles such an
+    assignment with its shape checks and their messages, 3 s of a first run's compile for the first
+    one in a process (measured with one function of a single ``a[2:] = b``: 3.1 s, against 0.2 s
+    for one element), where this loop takes a tenth of a second."""
+    for r in range(rows):
+        target = into[at_row + r]
+        given = source[from_row + r]
+        for c in range(columns):
+            target[at_column + c] = given[c]
+
+
+@jit(**_JIT)
 def _nexts(values, masks, totals, start, cap, basic, scores, score_count, out):  # type: ignore[no-untyped-def]
     """``out[b, g, c]``: the value after entering box b with its g-th distinct score, for the block of
     columns from ``start`` (``-inf`` where b is filled); returns which boxes are open anywhere."""
@@ -407,7 +422,7 @@ def _start_values(  # type: ignore[no-untyped-def]
     for start in range(0, masks.shape[0], block):
         open_any = _nexts(values, masks, totals, start, cap, basic, scores, score_count, nexts)
         _final(zero_group, scoring_start, scoring_roll, scoring_group, scoring_points, nexts, open_any, stop)
-        work[keeps:] = stop
+        _copy(work, keeps, 0, stop, 0, rolls, block)
         for _ in range(rerolls):
             _kept(children, inverse, work)
             _best(parents, parent_count, keeps, stop, work)
@@ -426,8 +441,7 @@ def _stop_values(values, masks, totals, cap, box_arrays, out):  # type: ignore[n
     for start in range(0, columns, block):
         open_any = _nexts(values, masks, totals, start, cap, basic, scores, score_count, nexts)
         _final(zero_group, scoring_start, scoring_roll, scoring_group, scoring_points, nexts, open_any, stop)
-        width = min(block, columns - start)
-        out[:, start : start + width] = stop[:, :width]
+        _copy(out, 0, start, stop, 0, out.shape[0], min(block, columns - start))
 
 
 @jit(**_JIT)
@@ -456,8 +470,7 @@ def _best_boxes(values, masks, totals, cap, box_arrays, points, group, out):  # 
                     if worth > best[r, c]:
                         best[r, c] = worth
                         which[r, c] = b
-        width = min(block, columns - start)
-        out[:, start : start + width] = which[:, :width]
+        _copy(out, 0, start, which, 0, rolls, min(block, columns - start))
 
 
 @jit(**_JIT)
@@ -478,13 +491,13 @@ def _turn_from(lattice, stop, keeps_out, choose_out):  # type: ignore[no-untyped
         for r in range(rolls):
             for c in range(block):
                 given[r, c] = stop[r, min(start + c, columns - 1)]
-        work[keeps:] = given
-        choose_out[0, :, start : start + width] = given[:, :width]
+        _copy(work, keeps, 0, given, 0, rolls, block)
+        _copy(choose_out[0], 0, start, given, 0, rolls, width)
         for j in range(1, choose_out.shape[0]):
             _kept(children, inverse, work)
-            keeps_out[j, :, start : start + width] = work[:keeps, :width]
+            _copy(keeps_out[j], 0, start, work, 0, keeps, width)
             _best(parents, parent_count, keeps, given, work)
-            choose_out[j, :, start : start + width] = work[keeps:, :width]
+            _copy(choose_out[j], 0, start, work, keeps, rolls, width)
 
 
 # --- the hard player's turn as chances ---------------------------------------------------------
@@ -613,7 +626,8 @@ def _endings(  # type: ignore[no-untyped-def]
     # in one process: 3.26-3.31 microseconds a position against 3.62-3.67.
     keep_of = np.empty((rerolls + 1, rolls, block), dtype=np.int16)
     by_rank = np.empty(keeps, dtype=np.int16)
-    by_rank[rank] = np.arange(keeps)
+    for k in range(keeps):  # a loop, not ``by_rank[rank] = ...``: see :func:`_copy`
+        by_rank[rank[k]] = k
     which = np.empty((keeps, block), dtype=np.int16)
     best = np.empty((keeps, block))
     pair_at = np.empty((rolls, block), dtype=np.int16)
@@ -627,7 +641,7 @@ def _endings(  # type: ignore[no-untyped-def]
             nexts, open_any, stop, pair_at,
         )  # fmt: skip
         # The values and keeps of every roll with rolls left.
-        work[keeps:] = stop
+        _copy(work, keeps, 0, stop, 0, rolls, block)
         for j in range(1, rerolls + 1):
             _kept(children, inverse, work)
             _best_ranked(parents, parent_count, keeps, rank, stop, work, best, which, keep_of[j])
@@ -674,14 +688,29 @@ def _endings(  # type: ignore[no-untyped-def]
 # --- the steps for a rule set ------------------------------------------------------------------
 
 
+# Numba compiles a loop once for each kind of array it is given, read-only ones apart: each
+# step is handed one kind only (the table's values read-only, even while the solver fills them in;
+# the columns writable), so that each is compiled once (the endings were compiled twice, 2 of a
+# first run's 20 s of compiling).
+
+
 def _columns(masks: IntArray, totals: IntArray) -> tuple[IntArray, IntArray]:
-    return np.ascontiguousarray(masks, dtype=np.intp), np.ascontiguousarray(totals, dtype=np.intp)
+    return np.require(masks, np.intp, ("C", "W")), np.require(totals, np.intp, ("C", "W"))
+
+
+def _read_only(values: FloatArray) -> FloatArray:
+    if not values.flags.writeable:
+        return values
+    view = values.view()
+    view.flags.writeable = False
+    return view
 
 
 def start_values(tables: TurnTables, values: FloatArray, masks: IntArray, totals: IntArray) -> FloatArray:
     """The expected points to come (bonus included) from each (mask, total) column's turn start,
     from the values ``values[mask, total]`` of the positions after it."""
     masks, totals = _columns(masks, totals)
+    values = _read_only(values)
     out = np.empty(len(masks))
     _start_values(
         values, masks, totals, tables.rules.cap, tables.box_arrays, tables.lattice, tables.probabilities,
@@ -693,6 +722,7 @@ def start_values(tables: TurnTables, values: FloatArray, masks: IntArray, totals
 def stop_values(tables: TurnTables, values: FloatArray, masks: IntArray, totals: IntArray) -> FloatArray:
     """``out[r, c]``: with dice r and no roll left, the best of entering them in an open box."""
     masks, totals = _columns(masks, totals)
+    values = _read_only(values)
     out = np.empty((tables.rolls, len(masks)))
     _stop_values(values, masks, totals, tables.rules.cap, tables.box_arrays, out)
     return out
@@ -701,6 +731,7 @@ def stop_values(tables: TurnTables, values: FloatArray, masks: IntArray, totals:
 def best_boxes(tables: TurnTables, values: FloatArray, masks: IntArray, totals: IntArray) -> IntArray:
     """``out[r, c]``: the box the hard player enters roll r in from column c (the top one on a tie)."""
     masks, totals = _columns(masks, totals)
+    values = _read_only(values)
     out = np.empty((tables.rolls, len(masks)), dtype=np.intp)
     _best_boxes(values, masks, totals, tables.rules.cap, tables.box_arrays, tables.points, tables.group, out)
     return out
@@ -724,6 +755,7 @@ def endings(
     given, is where the chances are written, column by column (``into[c, p]``: C-ordered, one row
     per column), and what is returned is its transpose."""
     masks, totals = _columns(masks, totals)
+    values = _read_only(values)
     if start is None:
         start = np.zeros((tables.rolls, 0))
     elif start.shape != (tables.rolls, len(masks)) or rolls_left not in range(tables.rules.rolls_per_turn):
