@@ -17,9 +17,16 @@ READY_BYTECODE := $(VENV)/.ready-bytecode
 # importing it once with bytecode caches on (the environment may turn them off: then every start
 # would compile it again, 1.5 s of `kismet`'s 2.8): the game's modules before the first game, the
 # tests' while the checks run (below).
+#
+# The environment is made without pip, and the Python that makes it installs the latest pip into it:
+# 1.8 s, against 4.5 s for venv's own copy of an older pip upgraded at once (which an older pip
+# installs the rest with about twice as slowly). A Python whose pip cannot do that (none, or older
+# than 22.3) gives the environment venv's own, then upgraded.
 $(READY_PLAY): pyproject.toml
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
+	test -x $(BIN)/python || $(PYTHON) -m venv --without-pip $(VENV)
+	$(BIN)/python -m pip --version >/dev/null 2>&1 \
+		|| $(PYTHON) -m pip --python $(BIN)/python install --quiet --upgrade pip \
+		|| ($(BIN)/python -m ensurepip && $(BIN)/python -m pip install --quiet --upgrade pip)
 	$(BIN)/python -m pip install --quiet --no-compile -e .
 	touch $(READY_PLAY)
 
@@ -61,8 +68,10 @@ collected: $(READY_DEV)
 		|| (grep -v :: $(VENV)/collected.log; exit 1)
 
 # The compiling keeps one core busy, installing the tools and checking the other: side by side.
+# Once the tools are in, the type check (the longest) and the collecting run beside the compiling,
+# three at once on two cores: two at a time, whichever came last ran alone for 6 s at the end.
 checks: $(READY_PLAY)
-	$(MAKE) --no-print-directory -j2 compiled collected lint typecheck
+	$(MAKE) --no-print-directory -j3 compiled typecheck collected lint
 
 # The browser tests drive Debian's Chromium; Playwright's own browser download does not work here.
 browser:
