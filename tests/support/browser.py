@@ -4,13 +4,23 @@ from __future__ import annotations
 
 import os
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
+from urllib.parse import urlsplit
 
 from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
-from playwright.sync_api import Browser, Page, ViewportSize, expect, sync_playwright
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    ConsoleMessage,
+    Error,
+    Page,
+    ViewportSize,
+    expect,
+    sync_playwright,
+)
 
 from kismet_dice.strategy import Computer
 from kismet_dice.web import create_app
@@ -49,16 +59,126 @@ def served(
 PHONE = ViewportSize(width=390, height=844)
 """The phone screen the tests lay the table out on."""
 
+DESKTOP = ViewportSize(width=1280, height=720)
+"""A page's screen unless a test says otherwise (Playwright's own default)."""
+
+Scheme = Literal["light", "dark"]
+
+
+class Pages:
+    """Chromium's pages for the tests of one file, each page used again by the tests after it.
+
+    A page opened afresh (its context, its renderer process, its first frame) cost Chromium 1.47 s of
+    processor time to show the lobby on the 2-core machine, one already open and sent to the next
+    test's address 0.6 s: about 35 core-seconds of a run's 45 pages. :meth:`new_page` and
+    :meth:`phone` lend a page, each in a context of its own (a person's cookies are their own); the
+    ``browser`` fixture gives them back at the test's end (:meth:`give_back`), emptied as a new
+    page is: the other pages of its context closed, what each origin it showed stored and its
+    cookies and permissions cleared (a later test's server may get the same port), the media it
+    emulates, its pointer and its listeners (:meth:`errors`) taken back, and a blank page shown. A
+    context a test changes in other ways (scripts added to every page, options of its own) is made
+    with :meth:`new_context` and closed at the test's end."""
+
+    def __init__(self, browser: Browser) -> None:
+        self.browser = browser
+        self._idle: dict[tuple[Scheme, bool], list[Page]] = {}
+        self._lent: list[tuple[tuple[Scheme, bool], Page]] = []
+        self._shown: dict[BrowserContext, set[str]] = {}
+        self._listeners: list[tuple[Page, Callable[[Error], None], Callable[[ConsoleMessage], None]]] = []
+        self._contexts: list[BrowserContext] = []
+
+    def new_page(self, viewport: ViewportSize = DESKTOP, color_scheme: Scheme = "light") -> Page:
+        """A page on a desktop screen of ``viewport``."""
+        return self._lend((color_scheme, False), viewport)
+
+    def phone(self, scheme: Scheme = "light") -> Page:
+        """A page on a phone (its screen, touch, a mobile viewport); ``page.context.new_page()`` opens
+        another on the same phone."""
+        return self._lend((scheme, True), PHONE)
+
+    def new_context(self, **options: Any) -> BrowserContext:
+        """A context of the test's own, with Playwright's ``options``, closed at the test's end."""
+        context = self.browser.new_context(**options)
+        self._contexts.append(context)
+        return context
+
+    def errors(self, page: Page) -> list[str]:
+        """What goes wrong on ``page`` until the test's end: its uncaught errors, and each script,
+        style or connection its Content Security Policy blocks (which Chromium tells on the console)."""
+        found: list[str] = []
+
+        def error(thrown: Error) -> None:
+            found.append(str(thrown))
+
+        def console(message: ConsoleMessage) -> None:
+            if "Content Security Policy" in message.text:
+                found.append(message.text)
+
+        page.on("pageerror", error)
+        page.on("console", console)
+        self._listeners.append((page, error, console))
+        return found
+
+    def _lend(self, key: tuple[Scheme, bool], viewport: ViewportSize) -> Page:
+        idle = self._idle.setdefault(key, [])
+        if idle:
+            page = idle.pop()
+            if page.viewport_size != viewport:
+                page.set_viewport_size(viewport)
+        else:
+            scheme, on_phone = key
+            context = self.browser.new_context(
+                viewport=viewport, color_scheme=scheme, is_mobile=on_phone, has_touch=on_phone
+            )
+            shown = self._shown.setdefault(context, set())
+            context.on("page", lambda opened: opened.on("framenavigated", lambda frame: shown.add(frame.url)))
+            page = context.new_page()
+        self._lent.append((key, page))
+        return page
+
+    def give_back(self) -> None:
+        """Every page lent since the last call is emptied and kept for the next test (or closed, with
+        its context, if the test closed it); every context of the test's own is closed."""
+        for page, error, console in self._listeners:
+            page.remove_listener("pageerror", error)
+            page.remove_listener("console", console)
+        self._listeners.clear()
+        for context in self._contexts:
+            context.close()
+        self._contexts.clear()
+        for key, page in self._lent:
+            context = page.context
+            if page.is_closed():
+                self._shown.pop(context, None)
+                context.close()
+                continue
+            for other in context.pages:
+                if other != page:
+                    other.close()
+            page.goto("about:blank")
+            session = context.new_cdp_session(page)
+            for origin in {_origin(url) for url in self._shown[context]} - {None}:
+                session.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
+            session.detach()
+            self._shown[context].clear()
+            context.clear_cookies()
+            context.clear_permissions()
+            page.emulate_media(media="null", color_scheme=key[0], reduced_motion="null", forced_colors="null")
+            page.mouse.move(-1, -1)  # off the page: nothing the next test shows is under it
+            self._idle[key].append(page)
+        self._lent.clear()
+
+
+def _origin(url: str) -> str | None:
+    """The origin of a page's address (None for one with no storage of its own, about:blank)."""
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}" if parts.scheme in ("http", "https") else None
+
 
 @contextmanager
-def phone(browser: Browser, scheme: Literal["light", "dark"] = "light") -> Iterator[Page]:
-    """A page on a phone (its screen, touch, a mobile viewport) in a context of its own, closed after;
-    ``page.context.new_page()`` opens another on the same phone."""
-    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, color_scheme=scheme)
-    try:
-        yield context.new_page()
-    finally:
-        context.close()
+def phone(pages: Pages, scheme: Scheme = "light") -> Iterator[Page]:
+    """A page on a phone, for the ``with`` (given back at the test's end, with every page it lent)."""
+    yield pages.phone(scheme)
 
 
 @contextmanager

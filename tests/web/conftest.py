@@ -9,19 +9,25 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from playwright.sync_api import Browser
 
 from kismet_dice.strategy import Computer, StrategyTable
 from kismet_dice.strategy.distribution import Distribution
-from tests.support.browser import chromium
+from tests.support.browser import Pages, chromium
 from tests.support.web import QueuedDice, client, new_game
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """Debian's Chromium, started once for the tests of a file that drive it."""
+def chromium_pages() -> Iterator[Pages]:
+    """Debian's Chromium, started once for the tests of a file that drive it, and its pages."""
     with chromium() as browser:
-        yield browser
+        yield Pages(browser)
+
+
+@pytest.fixture
+def browser(chromium_pages: Pages) -> Iterator[Pages]:
+    """The file's pages, each one lent given back at the test's end (:class:`Pages`)."""
+    yield chromium_pages
+    chromium_pages.give_back()
 
 
 @pytest.fixture

@@ -9,13 +9,13 @@ from pathlib import Path
 
 import httpx2
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from kismet_dice.rules import Box
 from kismet_dice.session import narration
 from kismet_dice.storage import Storage
 from kismet_dice.strategy import Computer
-from tests.support.browser import served
+from tests.support.browser import Pages, served
 from tests.support.games import fill_hall
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -26,17 +26,6 @@ SCREENSHOT = (
 
 # A browser waits for what the page shows: a page that stalls fails the test.
 pytestmark = pytest.mark.timeout(300)
-
-
-def no_page_errors(page: Page) -> list[str]:
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    # A script, style or connection the Content-Security-Policy blocks is told on the console.
-    page.on(
-        "console",
-        lambda message: errors.append(message.text) if "Content Security Policy" in message.text else None,
-    )
-    return errors
 
 
 def settled(page: Page) -> None:
@@ -63,11 +52,11 @@ def score_first_open_box(page: Page, seat: int) -> str:
 
 
 def test_a_whole_solo_game_by_clicking_to_the_hall_of_fame(
-    browser: Browser, tmp_path: Path, computer: Computer
+    browser: Pages, tmp_path: Path, computer: Computer
 ) -> None:
     with served(tmp_path, seed=3, computer=computer) as address:
         page = browser.new_page()
-        errors = no_page_errors(page)
+        errors = browser.errors(page)
         page.goto(address + "/")
         page.fill(".seat-name", "Ann")
         page.click("#start")
@@ -106,13 +95,11 @@ def test_a_whole_solo_game_by_clicking_to_the_hall_of_fame(
 
 
 def test_two_seats_in_two_browsers_see_each_others_moves_live(
-    browser: Browser, tmp_path: Path, computer: Computer
+    browser: Pages, tmp_path: Path, computer: Computer
 ) -> None:
     with served(tmp_path, seed=11, computer=computer) as address:
-        ann_context = browser.new_context(viewport={"width": 820, "height": 1000})
-        bob_context = browser.new_context(viewport={"width": 820, "height": 1000})
-        ann = ann_context.new_page()
-        errors = no_page_errors(ann)
+        ann = browser.new_page(viewport={"width": 820, "height": 1000})
+        errors = browser.errors(ann)
         ann.goto(address + "/")
         ann.fill(".seat-name", "Ann")
         ann.click("#add-seat")
@@ -120,10 +107,10 @@ def test_two_seats_in_two_browsers_see_each_others_moves_live(
         ann.click("#start")
         link = ann.locator("input.invitation[data-seat='1']").input_value()
         assert "#seat=" in link
-        bob = bob_context.new_page()
-        errors += no_page_errors(bob)
+        bob = browser.new_page(viewport={"width": 820, "height": 1000})
+        errors += browser.errors(bob)
         bob.goto(link)
-        watcher = bob_context.new_page()
+        watcher = bob.context.new_page()
         watcher.goto(link.split("#", 1)[0])
         for page in (ann, bob, watcher):
             expect(page.locator("body")).to_have_attribute("data-live", "yes")
@@ -168,11 +155,11 @@ def test_two_seats_in_two_browsers_see_each_others_moves_live(
 
 
 def test_advice_in_the_browser_warns_first_then_ranks_the_options(
-    browser: Browser, tmp_path: Path, computer: Computer
+    browser: Pages, tmp_path: Path, computer: Computer
 ) -> None:
     with served(tmp_path, seed=5, computer=computer) as address:
         page = browser.new_page()
-        errors = no_page_errors(page)
+        errors = browser.errors(page)
         page.goto(address + "/")
         page.fill(".seat-name", "Ann")
         page.click("#start")
@@ -223,10 +210,10 @@ def test_advice_in_the_browser_warns_first_then_ranks_the_options(
         assert errors == []
 
 
-def test_a_person_plays_against_a_computer_seat(browser: Browser, tmp_path: Path, computer: Computer) -> None:
+def test_a_person_plays_against_a_computer_seat(browser: Pages, tmp_path: Path, computer: Computer) -> None:
     with served(tmp_path, seed=21, computer=computer) as address:
         page = browser.new_page(viewport={"width": 900, "height": 1000})
-        errors = no_page_errors(page)
+        errors = browser.errors(page)
         page.goto(address + "/")
         page.fill(".seat-name", "Ann")
         page.click("#add-seat")
@@ -263,7 +250,7 @@ def test_a_person_plays_against_a_computer_seat(browser: Browser, tmp_path: Path
 
 
 def test_late_advice_in_the_browser_shows_each_options_chance_of_a_hall_of_fame_total(
-    browser: Browser, tmp_path: Path, computer: Computer
+    browser: Pages, tmp_path: Path, computer: Computer
 ) -> None:
     with Storage.open(tmp_path) as storage:
         fill_hall(storage, [300] * 9 + [120])
@@ -280,7 +267,7 @@ def test_late_advice_in_the_browser_shows_each_options_chance_of_a_hall_of_fame_
                 == 200
             )
         page = browser.new_page(viewport={"width": 1000, "height": 900})
-        errors = no_page_errors(page)
+        errors = browser.errors(page)
         page.goto(address + link)
         expect(page.locator("body")).to_have_attribute("data-live", "yes")
         page.click("#roll")

@@ -10,14 +10,14 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import expect
 
 from kismet_dice.session import narration
 from kismet_dice.storage import Storage
 from kismet_dice.strategy import Computer
 from kismet_dice.strategy import computer as strategy_computer
 from kismet_dice.web.security import CONTENT_SECURITY_POLICY
-from tests.support.browser import serious, served
+from tests.support.browser import Pages, serious, served
 from tests.support.look import contrast
 from tests.support.stats import KISMET_FIRST, TOP_DOWN, HeldReference, store_game, total
 from tests.support.web import QueuedDice, client
@@ -91,7 +91,7 @@ def test_a_chart_of_an_unknown_kind_or_name_is_refused(tmp_path: Path, totals: l
 
 @pytest.mark.usefixtures("charts_reference")
 def test_the_pages_show_the_figures_and_the_charts_accessibly(
-    browser: Browser, tmp_path: Path, totals: list[int], computer: Computer
+    browser: Pages, tmp_path: Path, totals: list[int], computer: Computer
 ) -> None:
     assert "style-src 'self'" in CONTENT_SECURITY_POLICY  # the charts must show under it
     with served(tmp_path, seed=1, computer=computer) as address:
@@ -150,7 +150,7 @@ def test_while_a_chart_waits_for_the_games_it_compares_with_the_server_says_how_
 
 
 def test_a_page_waiting_for_its_charts_shows_how_far_the_games_they_compare_with_are(
-    browser: Browser, tmp_path: Path, totals: list[int], computer: Computer, monkeypatch: pytest.MonkeyPatch
+    browser: Pages, tmp_path: Path, totals: list[int], computer: Computer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     held = HeldReference(1101)  # in this test's home, where no games are stored
     monkeypatch.setattr(strategy_computer, "reference", held)

@@ -7,25 +7,25 @@ import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import expect
 
 from kismet_dice.session import narration
 from kismet_dice.strategy import Computer
-from tests.support.browser import served, start
+from tests.support.browser import Pages, served, start
 
 pytestmark = pytest.mark.timeout(300)
 
 
 def test_two_people_resign_then_a_rematch_moves_each_browser_to_its_own_new_seat(
-    browser: Browser, tmp_path: Path, computer: Computer
+    browser: Pages, tmp_path: Path, computer: Computer
 ) -> None:
     with served(tmp_path, seed=5, computer=computer) as address:
-        ann = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+        ann = browser.new_page(viewport={"width": 1280, "height": 800})
         start(ann, address, "Ann", "Bob")
         link = ann.locator("input.invitation").first.input_value()
         game = ann.url.split("/games/", 1)[1].split("#", 1)[0]
         expect(ann.locator("#watch-link")).to_have_value(f"{address}/games/{game}")
-        bob = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+        bob = browser.new_page(viewport={"width": 390, "height": 844})
         bob.goto(link)
         expect(bob.locator("#role")).to_contain_text("You play Bob")
         # Resigning is asked first, in the words every interface uses; keeping on changes nothing.
@@ -52,10 +52,10 @@ def test_two_people_resign_then_a_rematch_moves_each_browser_to_its_own_new_seat
 
 
 def test_the_lobby_offers_the_last_set_up_names_empty_and_computer_seats_and_the_table_opens_help(
-    browser: Browser, tmp_path: Path, computer: Computer
+    browser: Pages, tmp_path: Path, computer: Computer
 ) -> None:
     with served(tmp_path, seed=8, computer=computer) as address:
-        page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
         page.goto(address + "/")
         page.click("#add-seat")
         page.locator(".seat-player").nth(1).select_option("easy")
@@ -81,10 +81,10 @@ def test_the_lobby_offers_the_last_set_up_names_empty_and_computer_seats_and_the
 
 
 def test_the_hall_of_fame_sentence_is_said_once_at_the_end_and_the_log_keeps_every_event(
-    browser: Browser, tmp_path: Path, computer: Computer
+    browser: Pages, tmp_path: Path, computer: Computer
 ) -> None:
     with served(tmp_path, seed=3, computer=computer) as address:
-        page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
         start(page, address, "Ann")
         game = page.url.split("/games/", 1)[1].split("#", 1)[0]
         token = page.url.split("#seat=", 1)[1]
@@ -106,7 +106,7 @@ def test_the_hall_of_fame_sentence_is_said_once_at_the_end_and_the_log_keeps_eve
 
 
 def test_a_browser_whose_clock_is_wrong_counts_the_turn_down_by_the_servers(
-    browser: Browser, tmp_path: Path, computer: Computer
+    browser: Pages, tmp_path: Path, computer: Computer
 ) -> None:
     with served(tmp_path, seed=4, computer=computer) as address:
         context = browser.new_context(viewport={"width": 1280, "height": 800})

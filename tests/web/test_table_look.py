@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import Literal
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from kismet_dice.session import narration
 from kismet_dice.strategy import Computer
-from tests.support.browser import PHONE, SHOTS, animations_ended, phone, serious, served, start
+from tests.support.browser import PHONE, SHOTS, Pages, animations_ended, phone, serious, served, start
 from tests.support.look import box, contrast
 
 Scheme = Literal["light", "dark"]
@@ -51,7 +51,7 @@ def play_solo_to_the_end(page: Page) -> None:
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_roll_is_the_one_primary_step_and_every_button_reads_in_both_themes(
-    browser: Browser, tmp_path: Path, computer: Computer, scheme: Scheme
+    browser: Pages, tmp_path: Path, computer: Computer, scheme: Scheme
 ) -> None:
     with served(tmp_path, seed=4, computer=computer) as address:
         page = browser.new_page(viewport={"width": 1280, "height": 800}, color_scheme=scheme)
@@ -85,7 +85,7 @@ def test_roll_is_the_one_primary_step_and_every_button_reads_in_both_themes(
 
 
 def test_the_computers_last_entry_is_marked_and_a_box_just_filled_pops(
-    browser: Browser, tmp_path: Path, computer: Computer
+    browser: Pages, tmp_path: Path, computer: Computer
 ) -> None:
     with served(tmp_path, seed=21, computer=computer) as address:
         page = browser.new_page(viewport={"width": 1280, "height": 800})
@@ -108,7 +108,7 @@ def test_the_computers_last_entry_is_marked_and_a_box_just_filled_pops(
         assert serious(page) == []
 
 
-def test_a_box_just_filled_pops_once(browser: Browser, tmp_path: Path, computer: Computer) -> None:
+def test_a_box_just_filled_pops_once(browser: Pages, tmp_path: Path, computer: Computer) -> None:
     with served(tmp_path, seed=5, computer=computer) as address:
         page = browser.new_page(viewport={"width": 1280, "height": 800})
         start(page, address, "Ann")
@@ -132,7 +132,7 @@ def test_a_box_just_filled_pops_once(browser: Browser, tmp_path: Path, computer:
 
 
 def test_with_reduced_motion_a_filled_box_keeps_still(
-    browser: Browser, tmp_path: Path, computer: Computer
+    browser: Pages, tmp_path: Path, computer: Computer
 ) -> None:
     with served(tmp_path, seed=9, computer=computer) as address:
         page = browser.new_page(viewport={"width": 1280, "height": 800})
@@ -149,7 +149,7 @@ def test_with_reduced_motion_a_filled_box_keeps_still(
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_the_end_has_a_winners_banner_and_column_and_the_review_in_cards(
-    browser: Browser, tmp_path: Path, computer: Computer, scheme: Scheme
+    browser: Pages, tmp_path: Path, computer: Computer, scheme: Scheme
 ) -> None:
     with served(tmp_path, seed=3, computer=computer) as address:
         page = browser.new_page(viewport={"width": 1280, "height": 800}, color_scheme=scheme)
@@ -196,7 +196,7 @@ def ann_on_turn(page: Page, guest: Page) -> None:
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_on_a_phone_the_dice_and_the_whole_sheet_fit_one_screen_with_the_hint_in_view(
-    browser: Browser, tmp_path: Path, computer: Computer, scheme: Scheme
+    browser: Pages, tmp_path: Path, computer: Computer, scheme: Scheme
 ) -> None:
     with served(tmp_path, seed=6, computer=computer) as address, phone(browser, scheme) as page:
         start(page, address, "Ann", "Bob")
@@ -233,7 +233,7 @@ def test_on_a_phone_the_dice_and_the_whole_sheet_fit_one_screen_with_the_hint_in
 
 
 def test_on_a_phone_five_players_columns_are_all_in_view_none_under_another(
-    browser: Browser, tmp_path: Path, computer: Computer
+    browser: Pages, tmp_path: Path, computer: Computer
 ) -> None:
     with served(tmp_path, seed=8, computer=computer) as address, phone(browser) as page:
         start(page, address, "Ann", "Bob", "Cyrille", "Dominique", "Eve")
@@ -251,7 +251,7 @@ def test_on_a_phone_five_players_columns_are_all_in_view_none_under_another(
 
 
 def test_on_a_phone_the_hall_of_fame_question_keeps_its_label_and_buttons_clear_of_the_name_field(
-    browser: Browser, tmp_path: Path, computer: Computer
+    browser: Pages, tmp_path: Path, computer: Computer
 ) -> None:
     with served(tmp_path, seed=3, computer=computer) as address, phone(browser) as page:
         start(page, address, "Ann")

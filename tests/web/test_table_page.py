@@ -7,17 +7,17 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from kismet_dice.strategy import Computer
-from tests.support.browser import PHONE, SHOTS, phone, serious, served, start
+from tests.support.browser import PHONE, SHOTS, Pages, phone, serious, served, start
 from tests.support.look import box
 
 pytestmark = pytest.mark.timeout(300)
 
 
 def test_every_page_has_no_serious_accessibility_violation(
-    browser: Browser, tmp_path: Path, computer: Computer
+    browser: Pages, tmp_path: Path, computer: Computer
 ) -> None:
     with served(tmp_path, seed=4, computer=computer) as address:
         page = browser.new_page(viewport={"width": 1280, "height": 800})
@@ -44,7 +44,7 @@ def bottom(page: Page, selector: str) -> float:
     ("width", "height", "names"), [(1280, 800, ("Ann", "Bob")), (1440, 900, ("Ann", "Bob", "Cy", "Di"))]
 )
 def test_the_whole_table_fits_the_screen_without_scrolling(
-    browser: Browser, tmp_path: Path, computer: Computer, width: int, height: int, names: tuple[str, ...]
+    browser: Pages, tmp_path: Path, computer: Computer, width: int, height: int, names: tuple[str, ...]
 ) -> None:
     with served(tmp_path, seed=6, computer=computer) as address:
         page = browser.new_page(viewport={"width": width, "height": height})
@@ -58,7 +58,7 @@ def test_the_whole_table_fits_the_screen_without_scrolling(
 
 
 def test_on_a_phone_every_button_and_die_is_44_pixels_and_the_current_column_is_in_view(
-    browser: Browser, tmp_path: Path, computer: Computer
+    browser: Pages, tmp_path: Path, computer: Computer
 ) -> None:
     with served(tmp_path, seed=8, computer=computer) as address, phone(browser) as page:
         start(page, address, "Ann", "Bob", "Cy")
@@ -89,7 +89,7 @@ def test_on_a_phone_every_button_and_die_is_44_pixels_and_the_current_column_is_
         page.screenshot(path=str(SHOTS / "web-phone.png"))
 
 
-def test_a_whole_game_with_the_keyboard_only(browser: Browser, tmp_path: Path, computer: Computer) -> None:
+def test_a_whole_game_with_the_keyboard_only(browser: Pages, tmp_path: Path, computer: Computer) -> None:
     with served(tmp_path, seed=3, computer=computer) as address:
         page = browser.new_page(viewport={"width": 1280, "height": 800})
         page.goto(address + "/")
@@ -118,7 +118,7 @@ def test_a_whole_game_with_the_keyboard_only(browser: Browser, tmp_path: Path, c
 
 
 def test_a_letter_or_a_click_chooses_the_second_enters_and_esc_drops(
-    browser: Browser, tmp_path: Path, computer: Computer
+    browser: Pages, tmp_path: Path, computer: Computer
 ) -> None:
     with served(tmp_path, seed=5, computer=computer) as address:
         page = browser.new_page(viewport={"width": 1280, "height": 800})
@@ -153,12 +153,11 @@ def test_a_letter_or_a_click_chooses_the_second_enters_and_esc_drops(
 
 
 def test_invitations_copy_and_presence_in_two_browsers(
-    browser: Browser, tmp_path: Path, computer: Computer
+    browser: Pages, tmp_path: Path, computer: Computer
 ) -> None:
     with served(tmp_path, seed=11, computer=computer) as address:
-        host = browser.new_context(viewport={"width": 1280, "height": 800})
-        host.grant_permissions(["clipboard-read", "clipboard-write"])
-        ann = host.new_page()
+        ann = browser.new_page(viewport={"width": 1280, "height": 800})
+        ann.context.grant_permissions(["clipboard-read", "clipboard-write"])
         start(ann, address, "Ann", "Bob")
         bob_item = ann.locator(".invitation-item[data-seat='1']")
         expect(bob_item.locator(".qr svg")).to_have_count(1)
@@ -169,8 +168,7 @@ def test_invitations_copy_and_presence_in_two_browsers(
         here = ann.locator("#sheet thead th[data-seat='1'] .presence")
         expect(here).to_contain_text("away")
         expect(ann.locator("#sheet thead th[data-seat='0'] .presence")).to_contain_text("here")
-        guest = browser.new_context()
-        bob = guest.new_page()
+        bob = browser.new_page()
         bob.goto(link)
         expect(here).to_contain_text("here")
         expect(bob_item.locator(".joined")).to_be_visible()
@@ -181,12 +179,10 @@ def test_invitations_copy_and_presence_in_two_browsers(
         # The lobby lists the game to come back to.
         ann.goto(address + "/")
         expect(ann.locator("#your-games a")).to_have_text("Ann, Bob")
-        guest.close()
-        host.close()
 
 
 def test_reduced_motion_rolls_without_animation_and_the_dark_theme(
-    browser: Browser, tmp_path: Path, computer: Computer
+    browser: Pages, tmp_path: Path, computer: Computer
 ) -> None:
     with served(tmp_path, seed=9, computer=computer) as address:
         page = browser.new_page(viewport={"width": 1280, "height": 800})

@@ -10,12 +10,12 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from kismet_dice.session import narration
 from kismet_dice.strategy import Computer
 from kismet_dice.web.guard import UNLIMITED
-from tests.support.browser import served, start
+from tests.support.browser import Pages, served, start
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -70,7 +70,7 @@ def options(page: Page) -> list[tuple[str, str, int]]:
 
 
 def test_enter_at_once_fills_a_box_with_one_click_or_letter_but_asks_twice_before_a_zero(
-    browser: Browser, tmp_path: Path, computer: Computer
+    browser: Pages, tmp_path: Path, computer: Computer
 ) -> None:
     with served(tmp_path, seed=5, computer=computer) as address:
         page = browser.new_page(viewport={"width": 1280, "height": 800})
@@ -111,7 +111,7 @@ def test_enter_at_once_fills_a_box_with_one_click_or_letter_but_asks_twice_befor
 
 
 def test_the_dice_are_silent_until_the_sound_is_switched_on(
-    browser: Browser, tmp_path: Path, computer: Computer
+    browser: Pages, tmp_path: Path, computer: Computer
 ) -> None:
     with served(tmp_path, seed=7, computer=computer) as address:
         page = browser.new_page(viewport={"width": 1280, "height": 800})
@@ -154,18 +154,16 @@ def play_to_the_end(page: Page, address: str, game_id: str, tokens: dict[int, st
 
 
 def test_play_again_gives_the_host_new_invitations_and_moves_the_others_to_their_own_seats(
-    browser: Browser, tmp_path: Path, computer: Computer
+    browser: Pages, tmp_path: Path, computer: Computer
 ) -> None:
     # Sixty actions in a few seconds from one address: no rate limit in the way.
     with served(tmp_path, seed=12, computer=computer, protections=UNLIMITED) as address:
-        host = browser.new_context(viewport={"width": 1280, "height": 800})
-        ann = host.new_page()
+        ann = browser.new_page(viewport={"width": 1280, "height": 800})
         start(ann, address, "Ann", "Bob")
         first = ann.url
         game_id = urlsplit(first).path.rsplit("/", 1)[-1]
         bob_link = ann.locator(".invitation-item[data-seat='1'] input.invitation").input_value()
-        guest = browser.new_context(viewport={"width": 1280, "height": 800})
-        bob = guest.new_page()
+        bob = browser.new_page(viewport={"width": 1280, "height": 800})
         bob.goto(bob_link)
         expect(bob.locator("#role")).to_contain_text("You play Bob")
 
@@ -192,5 +190,3 @@ def test_play_again_gives_the_host_new_invitations_and_moves_the_others_to_their
         expect(bob.locator("#sheet thead .player-name")).to_have_text(["Ann", "Bob"])
         assert seat_token(bob.url) == seat_token(new_bob_link)
         expect(ann.locator(".invitation-item[data-seat='1'] .joined")).to_be_visible()
-        guest.close()
-        host.close()

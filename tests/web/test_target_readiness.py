@@ -8,13 +8,13 @@ from collections.abc import Iterable
 from pathlib import Path
 
 import httpx2
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import expect
 
 from kismet_dice.session import narration
 from kismet_dice.strategy import Computer, ComputerUnavailable, Level, StrategyTable
 from kismet_dice.strategy.distribution import Futures
 from kismet_dice.strategy.solver import Progress
-from tests.support.browser import served
+from tests.support.browser import Pages, served
 from tests.support.compiles import call, fresh_loops
 from tests.support.live import LiveGame
 from tests.support.web import QueuedDice, client, new_game, seat, seat_tokens
@@ -113,7 +113,7 @@ def test_while_the_computer_first_compiles_its_strategy_its_pages_are_told_in_th
 
 
 def test_a_page_says_in_the_servers_words_that_the_computer_first_compiles_its_strategy(
-    browser: Browser, tmp_path: Path, kismet_table: StrategyTable
+    browser: Pages, tmp_path: Path, kismet_table: StrategyTable
 ) -> None:
     first_run = FirstRunStrategy(kismet_table)
     try:
