@@ -83,6 +83,8 @@ postgresql:
 
 # A file's tests run in one worker, so each file's session fixtures (the solved table, the
 # distribution, a PostgreSQL cluster) are made once per worker that needs them.
+# The files are handed out in the order tests/conftest.py gives them (the long ones first, those
+# that mostly wait spread among them), not pytest-xdist's (the files with the most tests first).
 # The tests start many Python processes (`kismet` commands, servers and their workers), and each
 # would compile the whole package again where the environment turns bytecode caches off.
 # One worker more than the cores: many tests wait on servers, browsers and timers, and the extra
@@ -90,7 +92,7 @@ postgresql:
 # gave no more).
 WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
 test: checks browser postgresql
-	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -n $(WORKERS) --dist loadfile
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -n $(WORKERS) --dist loadfile --no-loadscope-reorder
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

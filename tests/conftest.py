@@ -39,6 +39,7 @@ STORES = ("sqlite", "postgresql")
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "sqlite_only: about the SQLite file itself; runs on SQLite alone")
+    config.addinivalue_line("markers", "waits: a file whose tests spend most of their time waiting (below)")
 
 
 # The tests of the stores themselves, and of the session that keeps games in them, run on both;
@@ -51,6 +52,38 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "store_kind" in metafunc.fixturenames and any(part in where for part in BOTH_STORES):
         sqlite_only = metafunc.definition.get_closest_marker("sqlite_only") is not None
         metafunc.parametrize("store_kind", STORES[:1] if sqlite_only else STORES)
+
+
+# The order files are handed to the workers in (`make test` keeps it, with --no-loadscope-reorder;
+# pytest-xdist's own puts the files with the most tests first). The folders whose files take longest
+# (browsers, servers, the terminal game, the strategy's passes) go first and the many quick files
+# last, so that the run does not end with one long file on one core. A file marked ``waits`` spends
+# most of its time waiting (for a server's timeout, a database taken down and started again: 7 s
+# of processor time in 27 s, say): two of them at once leave a core idle, so they are spread evenly
+# among the long files, which keep the cores busy meanwhile (spread among every file, the last two
+# still met, the quick files after the long ones going by fast). With the four waiting files handed
+# out last, side by side, some 15 s of the cores' time was idle.
+FIRST = ("tests/web/", "tests/tui/", "tests/strategy/")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    def folder(item: pytest.Item) -> int:
+        path = item.path.as_posix()
+        return next((rank for rank, part in enumerate(FIRST) if part in path), len(FIRST))
+
+    files: dict[Path, list[pytest.Item]] = {}
+    for item in sorted(items, key=folder):  # a stable sort: files and tests keep their order
+        files.setdefault(item.path, []).append(item)
+    waiting = [tests for tests in files.values() if tests[0].get_closest_marker("waits")]
+    others = [tests for tests in files.values() if not tests[0].get_closest_marker("waits")]
+    long_ones = sum(folder(tests[0]) < len(FIRST) for tests in others)
+    spacing = max(long_ones // len(waiting), 1) if waiting else 0
+    ordered: list[list[pytest.Item]] = []
+    for index, tests in enumerate(others):
+        if spacing and index % spacing == 0 and waiting:
+            ordered.append(waiting.pop(0))
+        ordered.append(tests)
+    items[:] = [item for tests in ordered + waiting for item in tests]
 
 
 @pytest.fixture

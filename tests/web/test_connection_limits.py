@@ -18,6 +18,9 @@ from kismet_dice.web.connections import CONNECTIONS_PER_ADDRESS, HEAD_SECONDS, M
 from kismet_dice.web.live import PAGES_PER_ADDRESS, PAGES_PER_TABLE
 from tests.support.processes import Server
 
+# Most of these tests' time is spent waiting (see tests/conftest.py).
+pytestmark = pytest.mark.waits
+
 GUARD_SECONDS = 30.0
 """A socket's longest wait for an answer (a guard against a server that never answers)."""
 

@@ -18,6 +18,9 @@ from tests.support.live import LiveGame
 from tests.support.processes import KISMET, Server, servers
 from tests.support.web import options, seat, seat_tokens
 
+# Most of these tests' time is spent waiting (see tests/conftest.py).
+pytestmark = pytest.mark.waits
+
 
 def play_a_move(server: Server, game_id: str, tokens: list[str]) -> dict[str, Any]:
     """Roll once if the turn has not begun, else enter the dice in the first open box."""

@@ -27,6 +27,9 @@ from tests.support.postgres import Cluster
 from tests.support.processes import Server
 from tests.support.web import seat
 
+# Most of these tests' time is spent waiting (see tests/conftest.py).
+pytestmark = pytest.mark.waits
+
 GUARD_SECONDS = 8.0
 """A client's longest wait for an answer: four times the server's deadline for the store."""
 ENDING_SECONDS = 15.0

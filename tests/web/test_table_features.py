@@ -13,7 +13,8 @@ from kismet_dice.strategy import Computer
 from tests.support.web import QueuedDice, client, entries, faces, new_game, seat, seat_tokens, state
 
 # A page waits for messages: a message that never comes fails the test instead of stalling it.
-pytestmark = pytest.mark.timeout(60)
+# Most of these tests' time is spent waiting (see tests/conftest.py).
+pytestmark = [pytest.mark.timeout(60), pytest.mark.waits]
 
 
 def refused(response: Any, status: int, words: str) -> None:
