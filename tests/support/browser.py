@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import random
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlsplit
@@ -147,26 +147,35 @@ class Pages:
             context.close()
         self._contexts.clear()
         for key, page in self._lent:
-            context = page.context
-            if page.is_closed():
-                self._shown.pop(context, None)
-                context.close()
-                continue
-            for other in context.pages:
-                if other != page:
-                    other.close()
-            page.goto("about:blank")
-            session = context.new_cdp_session(page)
-            for origin in {_origin(url) for url in self._shown[context]} - {None}:
-                session.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
-            session.detach()
-            self._shown[context].clear()
-            context.clear_cookies()
-            context.clear_permissions()
-            page.emulate_media(media="null", color_scheme=key[0], reduced_motion="null", forced_colors="null")
-            page.mouse.move(-1, -1)  # off the page: nothing the next test shows is under it
-            self._idle[key].append(page)
+            if not page.is_closed():
+                try:
+                    self._empty(page, key[0])
+                except Error:  # a page that cannot be emptied (one that crashed, say) is not lent again
+                    pass
+                else:
+                    self._idle[key].append(page)
+                    continue
+            self._shown.pop(page.context, None)
+            with suppress(Error):
+                page.context.close()
         self._lent.clear()
+
+    def _empty(self, page: Page, scheme: Scheme) -> None:
+        """``page`` as a new one is: alone in its context, blank, with nothing stored."""
+        context = page.context
+        for other in context.pages:
+            if other != page:
+                other.close()
+        page.goto("about:blank")
+        session = context.new_cdp_session(page)
+        for origin in {_origin(url) for url in self._shown[context]} - {None}:
+            session.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
+        session.detach()
+        self._shown[context].clear()
+        context.clear_cookies()
+        context.clear_permissions()
+        page.emulate_media(media="null", color_scheme=scheme, reduced_motion="null", forced_colors="null")
+        page.mouse.move(-1, -1)  # off the page: nothing the next test shows is under it
 
 
 def _origin(url: str) -> str | None:
