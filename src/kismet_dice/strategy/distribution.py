@@ -36,6 +36,7 @@ import numpy.typing as npt
 from kismet_dice.strategy import kernel, stored
 from kismet_dice.strategy.compiled import jit
 from kismet_dice.strategy.dice_space import FloatArray, IntArray
+from kismet_dice.strategy.kernel import frozen
 from kismet_dice.strategy.ruleset import RuleSet
 from kismet_dice.strategy.solver import Progress, _layer, equivalent_totals, filled_counts, reachable_totals
 from kismet_dice.strategy.table import StrategyTable, table_dir
@@ -348,18 +349,6 @@ def _dense_one_turn_on(  # type: ignore[no-untyped-def]
         out[i, 0] = 1.0
 
 
-def _frozen(array: npt.NDArray[Any], dtype: type[np.generic] | None = None) -> npt.NDArray[Any]:
-    """``array`` C-ordered (as ``dtype``) and read-only, a view where it already is: the futures'
-    loops then meet one kind of array whether the futures were just worked out or memory-mapped
-    from the store, and one position asked about or many, so Numba compiles each loop once for
-    them, not once for each (about a second a loop, on a machine's first run)."""
-    if not array.flags.c_contiguous or (dtype is not None and array.dtype != dtype):
-        array = np.ascontiguousarray(array, dtype=dtype)
-    view = array.view()  # a memory-mapped array stays one
-    view.flags.writeable = False
-    return view
-
-
 @dataclass
 class Futures:
     """Distributions of the points still to come from the positions reachable from a root.
@@ -378,8 +367,8 @@ class Futures:
     table: StrategyTable | None = None
 
     def __post_init__(self) -> None:
-        # As the store keeps it (int32, read-only) whether just worked out or loaded: see _frozen.
-        self.row_of = _frozen(self.row_of, np.int32)
+        # As the store keeps it (int32, read-only) whether just worked out or loaded: see kernel.frozen.
+        self.row_of = frozen(self.row_of, np.int32)
 
     def future(self, mask: int, total: int) -> FloatArray:
         """The probability of each number of points to come from a position (index = points)."""
@@ -398,15 +387,15 @@ class Futures:
         if len(filled) != 1:
             raise ValueError("positions from one layer at a time")
         layer = filled.pop()
-        masks = _frozen(masks, np.intp)
-        totals = _frozen(totals, np.intp)
+        masks = frozen(masks, np.intp)
+        totals = frozen(totals, np.intp)
         out = np.empty((len(masks), width))
         if (self.row_of[masks, totals] < 0).any():
             raise ValueError("a position these futures do not reach")
         rows = self.layers.get(layer)
         if rows is not None:
-            found = _frozen(self.row_of[masks, totals], np.intp)
-            _dense_rows(_frozen(rows.values), _frozen(rows.start), _frozen(rows.low), rows.scale, found, out)
+            found = frozen(self.row_of[masks, totals], np.intp)
+            _dense_rows(frozen(rows.values), frozen(rows.start), frozen(rows.low), rows.scale, found, out)
             return out
         following = self.layers.get(layer + 1)
         if following is None or self.table is None:
@@ -414,9 +403,9 @@ class Futures:
         tables = kernel.tables_of(self.rules)
         chances = kernel.endings(tables, self.table.values, masks, totals).T  # a row per position
         _dense_one_turn_on(
-            masks, totals, _frozen(chances), tables.pair_box, tables.pair_points, tables.basic,
-            self.rules.cap, self.row_of, _frozen(following.values), _frozen(following.start),
-            _frozen(following.low), following.scale, out,
+            masks, totals, frozen(chances), tables.pair_box, tables.pair_points, tables.basic,
+            self.rules.cap, self.row_of, frozen(following.values), frozen(following.start),
+            frozen(following.low), following.scale, out,
         )  # fmt: skip
         return out
 
@@ -427,15 +416,15 @@ class Futures:
             raise ValueError("positions from one layer at a time")
         layer = filled.pop()
         shape = np.broadcast(masks, totals, needed).shape
-        flat_masks = _frozen(np.broadcast_to(masks, shape).reshape(-1), np.intp)
-        flat_totals = _frozen(np.broadcast_to(totals, shape).reshape(-1), np.intp)
-        wanted = _frozen(np.broadcast_to(needed, shape).reshape(-1), np.intp)
+        flat_masks = frozen(np.broadcast_to(masks, shape).reshape(-1), np.intp)
+        flat_totals = frozen(np.broadcast_to(totals, shape).reshape(-1), np.intp)
+        wanted = frozen(np.broadcast_to(needed, shape).reshape(-1), np.intp)
         out = np.empty(len(wanted))
         rows = self.layers.get(layer)
         if rows is not None:
-            found = _frozen(self.row_of[flat_masks, flat_totals], np.intp)
+            found = frozen(self.row_of[flat_masks, flat_totals], np.intp)
             _at_least(
-                _frozen(rows.values), _frozen(rows.start), _frozen(rows.low), rows.survival, rows.scale,
+                frozen(rows.values), frozen(rows.start), frozen(rows.low), rows.survival, rows.scale,
                 found, wanted, out,
             )  # fmt: skip
             return out.reshape(shape)
@@ -449,9 +438,9 @@ class Futures:
         )
         chances = kernel.endings(tables, self.table.values, flat_masks[first], flat_totals[first]).T
         _one_turn_on(
-            flat_masks, flat_totals, wanted, _frozen(which.reshape(-1), np.intp), _frozen(chances),
+            flat_masks, flat_totals, wanted, frozen(which.reshape(-1), np.intp), frozen(chances),
             tables.pair_box, tables.pair_points, tables.basic, self.rules.cap, self.row_of,
-            _frozen(following.values), _frozen(following.start), _frozen(following.low), following.scale,
+            frozen(following.values), frozen(following.start), frozen(following.low), following.scale,
             out,
         )  # fmt: skip
         return out.reshape(shape)

@@ -33,6 +33,7 @@ from functools import cache
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from kismet_dice.strategy.compiled import jit
 from kismet_dice.strategy.dice_space import FloatArray, IntArray
@@ -688,29 +689,30 @@ def _endings(  # type: ignore[no-untyped-def]
 # --- the steps for a rule set ------------------------------------------------------------------
 
 
-# Numba compiles a loop once for each kind of array it is given, read-only ones apart: each
-# step is handed one kind only (the table's values read-only, even while the solver fills them in;
-# the columns writable), so that each is compiled once (the endings were compiled twice, 2 of a
-# first run's 20 s of compiling).
+def frozen(array: npt.NDArray[Any], dtype: type[np.generic] | None = None) -> npt.NDArray[Any]:
+    """``array`` C-ordered (as ``dtype``) and read-only, a view where it already is.
+
+    Numba compiles a loop once for each kind of array it is given, read-only ones apart (about a
+    second a loop, on a machine's first run): so the loops meet one kind whether an array was just
+    worked out or memory-mapped from a store. The turn's steps get the table's values this way,
+    even while the solver fills them in, and writable columns (:func:`_columns`): the endings were
+    compiled twice, for read-only columns too, 2 s of a first run's 20 s of compiling."""
+    if not array.flags.c_contiguous or (dtype is not None and array.dtype != dtype):
+        array = np.ascontiguousarray(array, dtype=dtype)
+    view = array.view()  # a memory-mapped array stays one
+    view.flags.writeable = False
+    return view
 
 
 def _columns(masks: IntArray, totals: IntArray) -> tuple[IntArray, IntArray]:
     return np.require(masks, np.intp, ("C", "W")), np.require(totals, np.intp, ("C", "W"))
 
 
-def _read_only(values: FloatArray) -> FloatArray:
-    if not values.flags.writeable:
-        return values
-    view = values.view()
-    view.flags.writeable = False
-    return view
-
-
 def start_values(tables: TurnTables, values: FloatArray, masks: IntArray, totals: IntArray) -> FloatArray:
     """The expected points to come (bonus included) from each (mask, total) column's turn start,
     from the values ``values[mask, total]`` of the positions after it."""
     masks, totals = _columns(masks, totals)
-    values = _read_only(values)
+    values = frozen(values)
     out = np.empty(len(masks))
     _start_values(
         values, masks, totals, tables.rules.cap, tables.box_arrays, tables.lattice, tables.probabilities,
@@ -722,7 +724,7 @@ def start_values(tables: TurnTables, values: FloatArray, masks: IntArray, totals
 def stop_values(tables: TurnTables, values: FloatArray, masks: IntArray, totals: IntArray) -> FloatArray:
     """``out[r, c]``: with dice r and no roll left, the best of entering them in an open box."""
     masks, totals = _columns(masks, totals)
-    values = _read_only(values)
+    values = frozen(values)
     out = np.empty((tables.rolls, len(masks)))
     _stop_values(values, masks, totals, tables.rules.cap, tables.box_arrays, out)
     return out
@@ -731,7 +733,7 @@ def stop_values(tables: TurnTables, values: FloatArray, masks: IntArray, totals:
 def best_boxes(tables: TurnTables, values: FloatArray, masks: IntArray, totals: IntArray) -> IntArray:
     """``out[r, c]``: the box the hard player enters roll r in from column c (the top one on a tie)."""
     masks, totals = _columns(masks, totals)
-    values = _read_only(values)
+    values = frozen(values)
     out = np.empty((tables.rolls, len(masks)), dtype=np.intp)
     _best_boxes(values, masks, totals, tables.rules.cap, tables.box_arrays, tables.points, tables.group, out)
     return out
@@ -755,7 +757,7 @@ def endings(
     given, is where the chances are written, column by column (``into[c, p]``: C-ordered, one row
     per column), and what is returned is its transpose."""
     masks, totals = _columns(masks, totals)
-    values = _read_only(values)
+    values = frozen(values)
     if start is None:
         start = np.zeros((tables.rolls, 0))
     elif start.shape != (tables.rolls, len(masks)) or rolls_left not in range(tables.rules.rolls_per_turn):
