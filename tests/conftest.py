@@ -89,10 +89,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     waiting = [tests for tests in files.values() if tests[0].get_closest_marker("waits")]
     others = [tests for tests in files.values() if not tests[0].get_closest_marker("waits")]
     long_ones = sum(folder(tests[0]) < len(FIRST) for tests in others)
-    spacing = max(long_ones // len(waiting), 1) if waiting else 0
+    spacing = max(long_ones // max(len(waiting), 1), 1)
     ordered: list[list[pytest.Item]] = []
     for index, tests in enumerate(others):
-        if spacing and index % spacing == 0 and waiting:
+        if waiting and index % spacing == 0:
             ordered.append(waiting.pop(0))
         ordered.append(tests)
     items[:] = [item for tests in ordered + waiting for item in tests]

@@ -70,7 +70,8 @@ class Pages:
 
     A page opened afresh (its context, its renderer process, its first frame) cost Chromium 1.47 s of
     processor time to show the lobby on the 2-core machine, one already open and sent to the next
-    test's address 0.6 s: about 35 core-seconds of a run's 45 pages. :meth:`new_page` and
+    test's address 0.6 s: the browser files took 94.6 core-seconds one after another, against
+    120.5-121.9 with a page opened for each person of each test. :meth:`new_page` and
     :meth:`phone` lend a page, each in a context of its own (a person's cookies are their own); the
     ``browser`` fixture gives them back at the test's end (:meth:`give_back`), emptied as a new
     page is: the other pages of its context closed, what each origin it showed stored and its
@@ -182,12 +183,6 @@ def _origin(url: str) -> str | None:
     """The origin of a page's address (None for one with no storage of its own, about:blank)."""
     parts = urlsplit(url)
     return f"{parts.scheme}://{parts.netloc}" if parts.scheme in ("http", "https") else None
-
-
-@contextmanager
-def phone(pages: Pages, scheme: Scheme = "light") -> Iterator[Page]:
-    """A page on a phone, for the ``with`` (given back at the test's end, with every page it lent)."""
-    yield pages.phone(scheme)
 
 
 @contextmanager

@@ -14,7 +14,7 @@ from playwright.sync_api import Page, expect
 
 from kismet_dice.session import narration
 from kismet_dice.strategy import Computer
-from tests.support.browser import PHONE, SHOTS, Pages, animations_ended, phone, serious, served, start
+from tests.support.browser import PHONE, SHOTS, Pages, animations_ended, serious, served, start
 from tests.support.look import box, contrast
 
 Scheme = Literal["light", "dark"]
@@ -198,7 +198,8 @@ def ann_on_turn(page: Page, guest: Page) -> None:
 def test_on_a_phone_the_dice_and_the_whole_sheet_fit_one_screen_with_the_hint_in_view(
     browser: Pages, tmp_path: Path, computer: Computer, scheme: Scheme
 ) -> None:
-    with served(tmp_path, seed=6, computer=computer) as address, phone(browser, scheme) as page:
+    with served(tmp_path, seed=6, computer=computer) as address:
+        page = browser.phone(scheme)
         start(page, address, "Ann", "Bob")
         # The invitations wait folded above the dice, not far down the page.
         expect(page.locator("#invitations details")).not_to_have_attribute("open", "")
@@ -235,7 +236,8 @@ def test_on_a_phone_the_dice_and_the_whole_sheet_fit_one_screen_with_the_hint_in
 def test_on_a_phone_five_players_columns_are_all_in_view_none_under_another(
     browser: Pages, tmp_path: Path, computer: Computer
 ) -> None:
-    with served(tmp_path, seed=8, computer=computer) as address, phone(browser) as page:
+    with served(tmp_path, seed=8, computer=computer) as address:
+        page = browser.phone()
         start(page, address, "Ann", "Bob", "Cyrille", "Dominique", "Eve")
         names = box(page, "#sheet thead th.box-col")
         for seat in range(5):
@@ -253,7 +255,8 @@ def test_on_a_phone_five_players_columns_are_all_in_view_none_under_another(
 def test_on_a_phone_the_hall_of_fame_question_keeps_its_label_and_buttons_clear_of_the_name_field(
     browser: Pages, tmp_path: Path, computer: Computer
 ) -> None:
-    with served(tmp_path, seed=3, computer=computer) as address, phone(browser) as page:
+    with served(tmp_path, seed=3, computer=computer) as address:
+        page = browser.phone()
         start(page, address, "Ann")
         play_solo_to_the_end(page)
         # An empty Hall of Fame: any total makes it, and the name field is focused at once.

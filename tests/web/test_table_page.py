@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from kismet_dice.strategy import Computer
-from tests.support.browser import PHONE, SHOTS, Pages, phone, serious, served, start
+from tests.support.browser import PHONE, SHOTS, Pages, serious, served, start
 from tests.support.look import box
 
 pytestmark = pytest.mark.timeout(300)
@@ -60,7 +60,8 @@ def test_the_whole_table_fits_the_screen_without_scrolling(
 def test_on_a_phone_every_button_and_die_is_44_pixels_and_the_current_column_is_in_view(
     browser: Pages, tmp_path: Path, computer: Computer
 ) -> None:
-    with served(tmp_path, seed=8, computer=computer) as address, phone(browser) as page:
+    with served(tmp_path, seed=8, computer=computer) as address:
+        page = browser.phone()
         start(page, address, "Ann", "Bob", "Cy")
         assert box(page, ".top")["height"] < 60  # one line
         settings = box(page, ".top .icon")
