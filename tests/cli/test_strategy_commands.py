@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 import re
 import threading
+from pathlib import Path
 
 import pytest
 
 from kismet_dice.cli import main, strategy
 from kismet_dice.session import narration
-from kismet_dice.strategy.table import StrategyTable
+from kismet_dice.strategy.table import StrategyTable, computing_lock, save, table_path, telling_waits
 from tests.support.compiles import call, fresh_loops
 
 
@@ -171,3 +172,43 @@ def test_a_command_that_compiles_the_strategy_says_so_once_above_its_progress(
     lines = capsys.readouterr().err.splitlines()
     assert lines.count(narration.COMPILING) == 1
     assert lines.index(narration.COMPILING) < lines.index("Solving Kismet: 50%")
+
+
+def test_a_command_waiting_for_another_kismets_solve_says_so_shows_its_progress_and_loads_its_table(
+    kismet_table: StrategyTable,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("KISMET_HOME", str(tmp_path))  # no table here yet
+    path = table_path(kismet_table.rules)
+    holding, waited, release = threading.Event(), threading.Event(), threading.Event()
+
+    def other_kismet() -> None:
+        # Another process's solve, as far as the lock tells (a second open of the lock file is
+        # locked out as a second process is): it reports its progress, then stores its table.
+        with computing_lock(path) as progress:
+            progress(3, 10)
+            holding.set()
+            release.wait(30)
+            save(kismet_table, path)
+
+    other = threading.Thread(target=other_kismet, daemon=True)
+    other.start()
+    assert holding.wait(10)
+    codes: list[int] = []
+    command = threading.Thread(target=lambda: codes.append(main(["solve", "--json"])), daemon=True)
+    with telling_waits(waited.set):
+        command.start()
+        assert waited.wait(10)
+    release.set()
+    command.join(30)
+    other.join(30)
+    assert codes == [0]
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["expected_score"] == kismet_table.expected_score
+    lines = captured.err.splitlines()
+    assert lines.count(narration.WAITING) == 1
+    assert lines.index(narration.WAITING) < lines.index("Solving Kismet: 30%")
+    # The other's progress, then its table loaded: no solve of its own after the wait.
+    assert [line for line in lines if line.startswith("Solving")] == ["Solving Kismet: 30%"]

@@ -12,14 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from kismet_dice.strategy.table import computing_lock
+from kismet_dice.strategy.table import computing_lock, telling_waits
 
 # A second process that takes the lock and reports the figures it is sent on stdin, one line
 # "done total" at a time, until it reads "done".
 HOLDER = """
 import sys
 from pathlib import Path
-from kismet_dice.strategy.table import computing_lock
+from kismet_dice.strategy.table import computing_lock, telling_waits
 
 with computing_lock(Path(sys.argv[1])) as progress:
     print("holding", flush=True)
@@ -140,3 +140,45 @@ def test_a_lock_that_cannot_be_made_still_passes_the_progress_on(tmp_path: Path)
     with computing_lock(blocked / "result.bin", lambda done, total: told.append((done, total))) as progress:
         progress(2, 5)
     assert told == [(2, 5)]
+
+
+def test_a_process_that_finds_the_work_under_way_elsewhere_is_told_it_waits_once(
+    tmp_path: Path, holder: Callable[[], Holder]
+) -> None:
+    path = tmp_path / "result.bin"
+    told: list[str] = []
+    with telling_waits(lambda: told.append("waits")):
+        with computing_lock(path):
+            pass  # nobody else computes: nothing to tell
+        assert told == []
+        computing = holder()
+        waiter = Waiter(path)
+        computing.tell(1, 10)
+        assert waiter.hears([(1, 10)])
+        computing.tell(2, 10)
+        assert waiter.hears([(1, 10), (2, 10)])
+        assert told == ["waits"]  # once, however long it waits
+        computing.finish()
+        assert waiter.holding.wait(10)
+        waiter.release.set()
+        waiter.join(10)
+    assert told == ["waits"]
+
+
+def test_a_notice_of_waiting_that_cannot_be_given_does_not_stop_the_wait(
+    tmp_path: Path, holder: Callable[[], Holder]
+) -> None:
+    def broken() -> None:
+        raise RuntimeError("the screen is gone")
+
+    path = tmp_path / "result.bin"
+    computing = holder()
+    with telling_waits(broken):
+        waiter = Waiter(path)
+        computing.tell(4, 5)
+        assert waiter.hears([(4, 5)])
+        computing.finish()
+        assert waiter.holding.wait(10)
+    waiter.release.set()
+    waiter.join(10)
+    assert waiter.told == [(4, 5), (1, 2)]

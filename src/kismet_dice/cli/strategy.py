@@ -19,7 +19,7 @@ from kismet_dice.strategy.compiled import telling_compiles
 from kismet_dice.strategy.players import LEVELS, Level
 from kismet_dice.strategy.ruleset import kismet_rules
 from kismet_dice.strategy.simulate import Played, run, run_target, summarise
-from kismet_dice.strategy.table import StrategyTable, load, load_or_solve, table_path
+from kismet_dice.strategy.table import StrategyTable, load, load_or_solve, table_path, telling_waits
 from kismet_dice.strategy.target import TARGET
 
 
@@ -170,7 +170,8 @@ class _PlainProgress:
 @contextmanager
 def progress_bar() -> Iterator[Any]:
     """A progress bar on stderr (lines in tenths for a pipe or a log) that also says, once per
-    command, when the first run on this machine compiles the strategy first."""
+    command, when the first run on this machine compiles the strategy first, and when the command
+    waits for another one doing the same work (the bar then shows that one's progress)."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -194,7 +195,7 @@ def progress_bar() -> Iterator[Any]:
         else:
             bar.console.print(line)  # above the bar, which goes on below
 
-    with bar, saying_compiles(say):
+    with bar, saying_compiles(say), telling_waits(lambda: say(narration.WAITING)):
         yield bar
 
 
@@ -229,7 +230,8 @@ def load_table(force: bool = False) -> StrategyTable:
             bar.update(task, completed=done, total=total)
 
         try:
-            return load_or_solve(rules, force=True, progress=progress)
+            # Not forced unless asked: a table another kismet stores while this one waits is loaded.
+            return load_or_solve(rules, force=force, progress=progress)
         except OSError as error:
             raise UserError(f"cannot use the table directory: {error}") from None
 

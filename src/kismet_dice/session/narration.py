@@ -442,6 +442,13 @@ def compiling(where: str = "this machine") -> str:
 
 COMPILING = compiling()
 
+WAITING = (
+    "Another kismet on this machine is working this out already: this one waits for it, "
+    "following its progress."
+)
+"""Said when a job finds another process already doing the same work (two games started at once,
+say), so the progress shown is that one's."""
+
 
 def playing_reference(where: str = "this machine") -> str:
     """Said while the reference games of the statistics' charts are played (seconds, the first time).

@@ -11,8 +11,9 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -159,23 +160,55 @@ def computing_lock(path: Path, progress: Progress | None = None) -> Iterator[Pro
         os.close(descriptor)  # closing the file drops the lock
 
 
+_watch = threading.Lock()
+_tellers: list[Callable[[], object]] = []
+
+
+@contextlib.contextmanager
+def telling_waits(tell: Callable[[], object]) -> Iterator[None]:
+    """Within this, ``tell()`` is called (from the waiting thread) each time this process finds
+    another one already computing what it needs, and waits for it: an interface says so, since the
+    progress it then shows is the other process's."""
+    with _watch:
+        _tellers.append(tell)
+    try:
+        yield
+    finally:
+        with _watch:
+            _tellers.remove(tell)
+
+
+def _tell_waiting() -> None:
+    with _watch:
+        tellers = list(_tellers)
+    # A notice that cannot be given (a closed terminal, a screen gone) must not stop the wait.
+    for tell in tellers:
+        with contextlib.suppress(Exception):
+            tell()
+
+
 def _acquire(descriptor: int, progress: Progress | None) -> None:
     """Take the lock, telling ``progress`` of the holder's figures while waiting for it."""
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return
+    except BlockingIOError:
+        _tell_waiting()
     if progress is None:
         fcntl.flock(descriptor, fcntl.LOCK_EX)
         return
     heard: tuple[int, int] | None = None
     while True:
-        try:
-            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            return
-        except BlockingIOError:
-            pass
         figures = _read_record(descriptor)
         if figures is not None and figures != heard:
             heard = figures
             progress(*figures)
         time.sleep(_WAIT_POLL)
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            pass
 
 
 def _read_record(descriptor: int) -> tuple[int, int] | None:

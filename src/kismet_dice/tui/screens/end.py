@@ -15,7 +15,7 @@ from textual_plotext import PlotextPlot
 from kismet_dice.session import Session, narration
 from kismet_dice.session.win_chances import COURSE_TITLE, COURSE_X, COURSE_Y, Course, WinChances
 from kismet_dice.strategy import Computer, ComputerUnavailable, proficiency
-from kismet_dice.tui.screens.strategy import Compiling, in_percents, telling
+from kismet_dice.tui.screens.strategy import Compiling, Waiting, in_percents, telling
 from kismet_dice.tui.widgets import SheetView, sheet_width, sheets_that_fit
 
 MORE_BELOW = "More below: ↓ or PgDn scrolls."
@@ -39,6 +39,8 @@ class EndScreen(Screen[None]):
         self.page = 0
         self.comparing = False
         """Whether the standings are being worked out (they say how far it is meanwhile)."""
+        self.waiting = False
+        """Whether that work waits for another process doing it (the progress is then that one's)."""
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
@@ -127,11 +129,7 @@ class EndScreen(Screen[None]):
     def compare(self, computer: Computer) -> None:
         """How each person's total compares with perfect play: the first time on a machine, its
         distribution is worked out (a few seconds once the table is loaded), with progress."""
-        progress = in_percents(
-            lambda percent: self.app.call_from_thread(
-                self.show_standings, f"{narration.COMPARING} {percent}%"
-            )
-        )
+        progress = in_percents(lambda percent: self.app.call_from_thread(self.show_comparing, percent))
         try:
             with telling(self):
                 standings = self.session.work_out_standings(computer, progress)
@@ -142,6 +140,17 @@ class EndScreen(Screen[None]):
     def on_compiling(self, _: Compiling) -> None:
         if self.comparing:
             self.show_standings(f"{narration.COMPARING}\n{narration.COMPILING}")
+
+    def on_waiting(self, _: Waiting) -> None:
+        if self.comparing:
+            self.waiting = True
+            self.show_standings(f"{narration.COMPARING}\n{narration.WAITING}")
+
+    def show_comparing(self, percent: int) -> None:
+        """How far the comparing is, still saying whose work it is while it waits for another's."""
+        if self.comparing:
+            waiting = f"\n{narration.WAITING}" if self.waiting else ""
+            self.show_standings(f"{narration.COMPARING} {percent}%{waiting}")
 
     def show_final_standings(self, text: str) -> None:
         self.comparing = False

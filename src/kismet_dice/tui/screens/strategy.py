@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from contextlib import AbstractContextManager
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -20,6 +20,7 @@ from kismet_dice.session import HallAdvice, HallChances, narration
 from kismet_dice.strategy import Advisor, Computer, ComputerUnavailable, Level, Option
 from kismet_dice.strategy.compiled import telling_compiles
 from kismet_dice.strategy.solver import Progress
+from kismet_dice.strategy.table import telling_waits
 
 
 class Compiling(Message):
@@ -27,10 +28,21 @@ class Compiling(Message):
     more, which the screen doing it says."""
 
 
-def telling(screen: Screen[Any]) -> AbstractContextManager[None]:
+class Waiting(Message):
+    """Another process on this machine is doing the work the screen needs (another game started at
+    once, say): this one waits for it, and the progress shown is that one's, which the screen says."""
+
+
+@contextmanager
+def telling(screen: Screen[Any]) -> Iterator[None]:
     """While a screen's work runs: a :class:`Compiling` message to the screen each time the strategy
-    begins to compile (posted from the compiling thread, as messages may be)."""
-    return telling_compiles(lambda: screen.post_message(Compiling()))
+    begins to compile, and a :class:`Waiting` one each time the work waits for another process's
+    (posted from the working thread, as messages may be)."""
+    with (
+        telling_compiles(lambda: screen.post_message(Compiling())),
+        telling_waits(lambda: screen.post_message(Waiting())),
+    ):
+        yield
 
 
 def in_percents(show: Callable[[int], object]) -> Progress:
@@ -90,6 +102,9 @@ class PreparingScreen(ModalScreen[bool]):
             compiling = Static(narration.COMPILING, id="compiling")
             compiling.display = False  # until the strategy compiles, if it does
             yield compiling
+            waiting = Static(narration.WAITING, id="waiting")
+            waiting.display = False  # until the work waits for another process's, if it does
+            yield waiting
             yield ProgressBar(total=None, show_eta=False, id="preparing")
 
     def on_mount(self) -> None:
@@ -97,6 +112,9 @@ class PreparingScreen(ModalScreen[bool]):
 
     def on_compiling(self, _: Compiling) -> None:
         self.query_one("#compiling").display = True
+
+    def on_waiting(self, _: Waiting) -> None:
+        self.query_one("#waiting").display = True
 
     def action_back(self) -> None:
         self._left = True
