@@ -198,7 +198,7 @@ def test_a_command_waiting_for_another_kismets_solve_says_so_shows_its_progress_
     assert holding.wait(10)
     codes: list[int] = []
     command = threading.Thread(target=lambda: codes.append(main(["solve", "--json"])), daemon=True)
-    with telling_waits(waited.set):
+    with telling_waits(lambda waiting: waited.set() if waiting else None):
         command.start()
         assert waited.wait(10)
     release.set()

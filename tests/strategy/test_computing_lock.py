@@ -146,8 +146,8 @@ def test_a_process_that_finds_the_work_under_way_elsewhere_is_told_it_waits_once
     tmp_path: Path, holder: Callable[[], Holder]
 ) -> None:
     path = tmp_path / "result.bin"
-    told: list[str] = []
-    with telling_waits(lambda: told.append("waits")):
+    told: list[bool] = []
+    with telling_waits(told.append):
         with computing_lock(path):
             pass  # nobody else computes: nothing to tell
         assert told == []
@@ -157,18 +157,19 @@ def test_a_process_that_finds_the_work_under_way_elsewhere_is_told_it_waits_once
         assert waiter.hears([(1, 10)])
         computing.tell(2, 10)
         assert waiter.hears([(1, 10), (2, 10)])
-        assert told == ["waits"]  # once, however long it waits
+        assert told == [True]  # once, however long it waits
         computing.finish()
         assert waiter.holding.wait(10)
+        assert told == [True, False]  # the wait is over before its own work begins
         waiter.release.set()
         waiter.join(10)
-    assert told == ["waits"]
+    assert told == [True, False]
 
 
 def test_a_notice_of_waiting_that_cannot_be_given_does_not_stop_the_wait(
     tmp_path: Path, holder: Callable[[], Holder]
 ) -> None:
-    def broken() -> None:
+    def broken(waiting: bool) -> None:
         raise RuntimeError("the screen is gone")
 
     path = tmp_path / "result.bin"

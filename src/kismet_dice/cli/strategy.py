@@ -195,7 +195,11 @@ def progress_bar() -> Iterator[Any]:
         else:
             bar.console.print(line)  # above the bar, which goes on below
 
-    with bar, saying_compiles(say), telling_waits(lambda: say(narration.WAITING)):
+    def say_waiting(waiting: bool) -> None:
+        if waiting:  # its end needs no line: the bar ends or goes on as the command's own
+            say(narration.WAITING)
+
+    with bar, saying_compiles(say), telling_waits(say_waiting):
         yield bar
 
 

@@ -161,14 +161,16 @@ def computing_lock(path: Path, progress: Progress | None = None) -> Iterator[Pro
 
 
 _watch = threading.Lock()
-_tellers: list[Callable[[], object]] = []
+_tellers: list[Callable[[bool], object]] = []
 
 
 @contextlib.contextmanager
-def telling_waits(tell: Callable[[], object]) -> Iterator[None]:
-    """Within this, ``tell()`` is called (from the waiting thread) each time this process finds
+def telling_waits(tell: Callable[[bool], object]) -> Iterator[None]:
+    """Within this, ``tell(True)`` is called (from the waiting thread) each time this process finds
     another one already computing what it needs, and waits for it: an interface says so, since the
-    progress it then shows is the other process's."""
+    progress it then shows is the other process's. ``tell(False)`` when the wait is over: what the
+    other stored is loaded then, or, if it stored nothing (killed, say), this process computes it
+    and the progress is its own again."""
     with _watch:
         _tellers.append(tell)
     try:
@@ -178,13 +180,13 @@ def telling_waits(tell: Callable[[], object]) -> Iterator[None]:
             _tellers.remove(tell)
 
 
-def _tell_waiting() -> None:
+def _tell_waiting(waiting: bool) -> None:
     with _watch:
         tellers = list(_tellers)
     # A notice that cannot be given (a closed terminal, a screen gone) must not stop the wait.
     for tell in tellers:
         with contextlib.suppress(Exception):
-            tell()
+            tell(waiting)
 
 
 def _acquire(descriptor: int, progress: Progress | None) -> None:
@@ -193,7 +195,15 @@ def _acquire(descriptor: int, progress: Progress | None) -> None:
         fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
         return
     except BlockingIOError:
-        _tell_waiting()
+        _tell_waiting(True)
+    try:
+        _wait(descriptor, progress)
+    finally:
+        _tell_waiting(False)
+
+
+def _wait(descriptor: int, progress: Progress | None) -> None:
+    """Wait for the lock another holds, telling ``progress`` of the holder's figures meanwhile."""
     if progress is None:
         fcntl.flock(descriptor, fcntl.LOCK_EX)
         return

@@ -141,9 +141,9 @@ class EndScreen(Screen[None]):
         if self.comparing:
             self.show_standings(f"{narration.COMPARING}\n{narration.COMPILING}")
 
-    def on_waiting(self, _: Waiting) -> None:
-        if self.comparing:
-            self.waiting = True
+    def on_waiting(self, message: Waiting) -> None:
+        self.waiting = message.waiting
+        if self.comparing and self.waiting:
             self.show_standings(f"{narration.COMPARING}\n{narration.WAITING}")
 
     def show_comparing(self, percent: int) -> None:

@@ -30,7 +30,12 @@ class Compiling(Message):
 
 class Waiting(Message):
     """Another process on this machine is doing the work the screen needs (another game started at
-    once, say): this one waits for it, and the progress shown is that one's, which the screen says."""
+    once, say): this one waits for it, and the progress shown is that one's, which the screen says
+    (``waiting``), or that wait is over (not ``waiting``)."""
+
+    def __init__(self, waiting: bool) -> None:
+        super().__init__()
+        self.waiting = waiting
 
 
 @contextmanager
@@ -40,7 +45,7 @@ def telling(screen: Screen[Any]) -> Iterator[None]:
     (posted from the working thread, as messages may be)."""
     with (
         telling_compiles(lambda: screen.post_message(Compiling())),
-        telling_waits(lambda: screen.post_message(Waiting())),
+        telling_waits(lambda waiting: screen.post_message(Waiting(waiting))),
     ):
         yield
 
@@ -113,8 +118,8 @@ class PreparingScreen(ModalScreen[bool]):
     def on_compiling(self, _: Compiling) -> None:
         self.query_one("#compiling").display = True
 
-    def on_waiting(self, _: Waiting) -> None:
-        self.query_one("#waiting").display = True
+    def on_waiting(self, message: Waiting) -> None:
+        self.query_one("#waiting").display = message.waiting
 
     def action_back(self) -> None:
         self._left = True
