@@ -25,12 +25,13 @@ interface say so meanwhile, rather than show a progress bar standing still.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from typing import Any
+
+from kismet_dice.strategy.notices import Listeners
 
 _compiling = threading.Lock()
 
@@ -40,7 +41,7 @@ _watch = threading.Lock()
 _under_way = 0
 """How many of the package's loops are being compiled in this process now (one loop's compiling
 includes the loops it calls, so they nest)."""
-_tellers: list[Callable[[], object]] = []
+_compiles: Listeners[[]] = Listeners()
 _listening = False
 
 
@@ -93,25 +94,16 @@ def compiling() -> bool:
     return _under_way > 0
 
 
-@contextmanager
-def telling_compiles(tell: Callable[[], object]) -> Iterator[None]:
+def telling_compiles(tell: Callable[[], object]) -> AbstractContextManager[None]:
     """Within this, ``tell()`` is called (from the compiling thread) each time the package begins
     compiling in this process after it was not: an interface says then that the first run on this
     machine takes longer. Loading a compiled loop from the cache is not compiling: not told."""
-    with _watch:
-        _tellers.append(tell)
-    try:
-        yield
-    finally:
-        with _watch:
-            _tellers.remove(tell)
+    return _compiles.listening(tell)
 
 
 def compiling_elsewhere() -> None:
     """A worker process of this one began compiling the strategy: tell it here, as if this process did."""
-    with _watch:
-        tellers = list(_tellers)
-    _tell(tellers)
+    _compiles.tell()
 
 
 def _listen() -> None:
@@ -129,8 +121,9 @@ def _listen() -> None:
                 return
             with _watch:
                 _under_way += 1
-                tellers = list(_tellers) if _under_way == 1 else []
-            _tell(tellers)
+                began = _under_way == 1
+            if began:
+                _compiles.tell()
 
         def on_end(self, happened: event.Event) -> None:
             global _under_way
@@ -140,13 +133,6 @@ def _listen() -> None:
 
     event.register("numba:compile", Compiles())  # type: ignore[no-untyped-call]
     _listening = True
-
-
-def _tell(tellers: list[Callable[[], object]]) -> None:
-    # A notice that cannot be given (a closed terminal, a page gone) must not stop the compile.
-    for tell in tellers:
-        with contextlib.suppress(Exception):
-            tell()
 
 
 def _ours(happened: Any) -> bool:

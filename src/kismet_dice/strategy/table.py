@@ -11,9 +11,9 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
-import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,6 +22,7 @@ import platformdirs
 
 from kismet_dice.strategy import stored
 from kismet_dice.strategy.dice_space import FloatArray
+from kismet_dice.strategy.notices import Listeners
 from kismet_dice.strategy.ruleset import RuleSet
 from kismet_dice.strategy.solver import Progress, solve
 
@@ -160,33 +161,16 @@ def computing_lock(path: Path, progress: Progress | None = None) -> Iterator[Pro
         os.close(descriptor)  # closing the file drops the lock
 
 
-_watch = threading.Lock()
-_tellers: list[Callable[[bool], object]] = []
+_waits: Listeners[[bool]] = Listeners()
 
 
-@contextlib.contextmanager
-def telling_waits(tell: Callable[[bool], object]) -> Iterator[None]:
+def telling_waits(tell: Callable[[bool], object]) -> AbstractContextManager[None]:
     """Within this, ``tell(True)`` is called (from the waiting thread) each time this process finds
     another one already computing what it needs, and waits for it: an interface says so, since the
     progress it then shows is the other process's. ``tell(False)`` when the wait is over: what the
     other stored is loaded then, or, if it stored nothing (killed, say), this process computes it
     and the progress is its own again."""
-    with _watch:
-        _tellers.append(tell)
-    try:
-        yield
-    finally:
-        with _watch:
-            _tellers.remove(tell)
-
-
-def _tell_waiting(waiting: bool) -> None:
-    with _watch:
-        tellers = list(_tellers)
-    # A notice that cannot be given (a closed terminal, a screen gone) must not stop the wait.
-    for tell in tellers:
-        with contextlib.suppress(Exception):
-            tell(waiting)
+    return _waits.listening(tell)
 
 
 def _acquire(descriptor: int, progress: Progress | None) -> None:
@@ -195,11 +179,11 @@ def _acquire(descriptor: int, progress: Progress | None) -> None:
         fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
         return
     except BlockingIOError:
-        _tell_waiting(True)
+        _waits.tell(True)
     try:
         _wait(descriptor, progress)
     finally:
-        _tell_waiting(False)
+        _waits.tell(False)
 
 
 def _wait(descriptor: int, progress: Progress | None) -> None:
