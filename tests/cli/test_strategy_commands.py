@@ -11,8 +11,9 @@ import pytest
 
 from kismet_dice.cli import main, strategy
 from kismet_dice.session import narration
-from kismet_dice.strategy.table import StrategyTable, computing_lock, save, table_path, telling_waits
+from kismet_dice.strategy.table import StrategyTable, save, table_path, telling_waits
 from tests.support.compiles import call, fresh_loops
+from tests.support.locks import OtherKismet
 
 
 @pytest.fixture(autouse=True)
@@ -182,28 +183,15 @@ def test_a_command_waiting_for_another_kismets_solve_says_so_shows_its_progress_
 ) -> None:
     monkeypatch.setenv("KISMET_HOME", str(tmp_path))  # no table here yet
     path = table_path(kismet_table.rules)
-    holding, waited, release = threading.Event(), threading.Event(), threading.Event()
-
-    def other_kismet() -> None:
-        # Another process's solve, as far as the lock tells (a second open of the lock file is
-        # locked out as a second process is): it reports its progress, then stores its table.
-        with computing_lock(path) as progress:
-            progress(3, 10)
-            holding.set()
-            release.wait(30)
-            save(kismet_table, path)
-
-    other = threading.Thread(target=other_kismet, daemon=True)
-    other.start()
-    assert holding.wait(10)
+    other = OtherKismet(path, 3, 10, lambda: save(kismet_table, path))
+    waited = threading.Event()
     codes: list[int] = []
     command = threading.Thread(target=lambda: codes.append(main(["solve", "--json"])), daemon=True)
     with telling_waits(lambda waiting: waited.set() if waiting else None):
         command.start()
         assert waited.wait(10)
-    release.set()
+    other.finish()
     command.join(30)
-    other.join(30)
     assert codes == [0]
     captured = capsys.readouterr()
     assert json.loads(captured.out)["expected_score"] == kismet_table.expected_score

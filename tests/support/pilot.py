@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 from textual.pilot import Pilot
@@ -28,3 +29,11 @@ async def shown(pilot: Pilot[Any], kind: type[S]) -> S:
         await pilot.pause(0.02)
     screen: S = pilot.app.screen
     return screen
+
+
+async def until(pilot: Pilot[Any], condition: Callable[[], bool], what: str) -> None:
+    """Wait until ``condition()`` holds: for work the app does in a thread of its own."""
+    deadline = time.monotonic() + PATIENCE
+    while not condition():
+        assert time.monotonic() < deadline, f"not {what} after {PATIENCE:.0f} s"
+        await pilot.pause(0.02)

@@ -6,6 +6,7 @@ import random
 import threading
 from pathlib import Path
 
+from textual.pilot import Pilot
 from textual.widgets import DataTable, ProgressBar, Static
 
 from kismet_dice.game import Game, ScriptedDice, SecondKismet
@@ -17,7 +18,7 @@ from kismet_dice.strategy.chances import Continuations
 from kismet_dice.strategy.distribution import Distribution, distribution_path
 from kismet_dice.strategy.distribution import save as save_distribution
 from kismet_dice.strategy.solver import Progress
-from kismet_dice.strategy.table import computing_lock, save, table_path
+from kismet_dice.strategy.table import save, table_path
 from kismet_dice.tui import KismetApp
 from kismet_dice.tui.app import SETUP_KEY
 from kismet_dice.tui.screens.dialogs import ConfirmScreen, NoticeScreen, RollOffScreen
@@ -28,7 +29,8 @@ from kismet_dice.tui.screens.table import TableScreen
 from kismet_dice.tui.widgets import KEY_OF_BOX
 from tests.support.compiles import call, fresh_loops
 from tests.support.games import fill_hall, late_solo_faces
-from tests.support.pilot import shown
+from tests.support.locks import OtherKismet
+from tests.support.pilot import shown, until
 
 
 async def test_two_people_and_a_computer_with_its_second_kismet(storage: Storage) -> None:
@@ -72,6 +74,21 @@ def nearly_done(storage: Storage) -> int:
         game.score(box)
     game.roll()
     return storage.games.start(game, levels=[None]).id
+
+
+async def finish_nearly_done(pilot: Pilot[None]) -> EndScreen:
+    """Resume the game :func:`nearly_done` saved, roll a sixth six and enter the Kismet: its end
+    screen (under the Hall of Fame's question, which a new total is asked)."""
+    await pilot.press("shift+tab", "enter")  # resume the offered game
+    await pilot.press("1", "2", "3", "4", "space")  # keeps the four sixes: the fifth is one too
+    await pilot.press(KEY_OF_BOX[Box.KISMET], KEY_OF_BOX[Box.KISMET])
+
+    def ends() -> list[EndScreen]:
+        return [screen for screen in pilot.app.screen_stack if isinstance(screen, EndScreen)]
+
+    await until(pilot, lambda: bool(ends()), "at the end")
+    [end] = ends()
+    return end
 
 
 async def test_advice_warns_marks_the_game_assisted_and_plays_the_best_option(
@@ -214,20 +231,7 @@ async def test_getting_ready_says_when_it_waits_for_another_kismet_solving_the_t
     storage.settings.put(SETUP_KEY, Setup((Seat("Bot", Level.HARD),)).to_json())
     directory = tmp_path / "tables"  # no table here yet
     path = table_path(kismet_table.rules, directory)
-    holding, release = threading.Event(), threading.Event()
-
-    def other_kismet() -> None:
-        # Another process's solve, as far as the lock tells (a second open of the lock file is
-        # locked out as a second process is): it reports its progress, then stores its table.
-        with computing_lock(path) as progress:
-            progress(4, 10)
-            holding.set()
-            release.wait(30)
-            save(kismet_table, path)
-
-    other = threading.Thread(target=other_kismet, daemon=True)
-    other.start()
-    assert holding.wait(10)
+    other = OtherKismet(path, 4, 10, lambda: save(kismet_table, path))
     computer = Computer(directory)
     app = KismetApp(storage, computer=computer, rng=ThenRandom([2] + [5] * 5), pace=0)
     async with app.run_test(size=(100, 30)) as pilot:
@@ -236,21 +240,14 @@ async def test_getting_ready_says_when_it_waits_for_another_kismet_solving_the_t
         preparing = app.screen
         notice = preparing.query_one("#waiting", Static)
         bar = preparing.query_one(ProgressBar)
-        for _ in range(200):
-            if notice.display and bar.progress == 4:
-                break
-            await pilot.pause(0.05)
+        await until(pilot, lambda: notice.display and bar.progress == 4, "told of the wait")
         assert notice.display and str(notice.render()) == narration.WAITING
         assert (bar.progress, bar.total) == (4, 10)  # the other's progress
-        release.set()
-        for _ in range(200):
-            if isinstance(app.screen, (TableScreen, EndScreen)):
-                break
-            await pilot.pause(0.05)
+        other.finish()
+        await until(pilot, lambda: isinstance(app.screen, (TableScreen, EndScreen)), "at the table")
         assert computer.ready
         await pilot.pause()
         assert isinstance(app.screen, (TableScreen, EndScreen))
-    other.join(10)
 
 
 class FirstRunDistribution(Computer):
@@ -277,15 +274,7 @@ async def test_the_end_says_when_comparing_with_perfect_play_first_compiles_the_
     computer = FirstRunDistribution(kismet_table, kismet_distribution)
     app = KismetApp(storage, computer=computer, rng=ScriptedDice([6]), pace=0)
     async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.press("shift+tab", "enter")  # resume the offered game
-        await pilot.press("1", "2", "3", "4", "space")  # keeps the four sixes: the fifth is one too
-        await pilot.press(KEY_OF_BOX[Box.KISMET], KEY_OF_BOX[Box.KISMET])
-        for _ in range(200):  # under the Hall of Fame's question, which a new total is asked
-            ends = [screen for screen in app.screen_stack if isinstance(screen, EndScreen)]
-            if ends:
-                break
-            await pilot.pause(0.05)
-        [end] = ends
+        end = await finish_nearly_done(pilot)
         standings = end.query_one("#standings", Static)
         for _ in range(200):
             if narration.COMPILING in str(standings.render()):
@@ -307,47 +296,20 @@ async def test_the_end_says_when_comparing_waits_for_another_kismet_working_out_
 ) -> None:
     nearly_done(storage)
     path = distribution_path(kismet_table.rules, tmp_path)  # none stored there yet
-    holding, release = threading.Event(), threading.Event()
-
-    def other_kismet() -> None:
-        # Another process working out the distribution, as far as the lock tells.
-        with computing_lock(path) as progress:
-            progress(2, 10)
-            holding.set()
-            release.wait(30)
-            save_distribution(kismet_table.rules, kismet_distribution, path)
-
-    other = threading.Thread(target=other_kismet, daemon=True)
-    other.start()
-    assert holding.wait(10)
+    other = OtherKismet(path, 2, 10, lambda: save_distribution(kismet_table.rules, kismet_distribution, path))
     computer = Computer(tmp_path, table=kismet_table)
     app = KismetApp(storage, computer=computer, rng=ScriptedDice([6]), pace=0)
     async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.press("shift+tab", "enter")  # resume the offered game
-        await pilot.press("1", "2", "3", "4", "space")  # keeps the four sixes: the fifth is one too
-        await pilot.press(KEY_OF_BOX[Box.KISMET], KEY_OF_BOX[Box.KISMET])
-        for _ in range(200):  # under the Hall of Fame's question, which a new total is asked
-            ends = [screen for screen in app.screen_stack if isinstance(screen, EndScreen)]
-            if ends:
-                break
-            await pilot.pause(0.05)
-        [end] = ends
+        end = await finish_nearly_done(pilot)
         standings = end.query_one("#standings", Static)
         waiting = f"{narration.COMPARING} 20%\n{narration.WAITING}"
-        for _ in range(200):
-            if str(standings.render()) == waiting:
-                break
-            await pilot.pause(0.05)
+        await until(pilot, lambda: str(standings.render()) == waiting, "told of the wait")
         assert str(standings.render()) == waiting  # the other's progress, and whose it is
-        release.set()
-        for _ in range(200):
-            if narration.COMPARING not in str(standings.render()):
-                break
-            await pilot.pause(0.05)
+        other.finish()
+        await until(pilot, lambda: narration.COMPARING not in str(standings.render()), "compared")
         total = end.session.game.total(0)
         assert str(standings.render()) == narration.standing("Ann", total, kismet_distribution.below(total))
         await app.workers.wait_for_complete()
-    other.join(10)
 
 
 async def test_the_dice_a_computer_kept_are_shown_held(storage: Storage) -> None:
