@@ -21,7 +21,7 @@ from kismet_dice.storage import Storage
 from kismet_dice.strategy.distribution import Distribution, distribution_path, load_or_compute
 from kismet_dice.strategy.reference import OTHER_GAMES, PERFECT_GAMES, reference_path, stored_or_played
 from kismet_dice.strategy.ruleset import kismet_rules
-from kismet_dice.strategy.table import StrategyTable, computing_lock, load_or_solve, table_path
+from kismet_dice.strategy.table import StrategyTable, load_or_solve, table_path
 from tests.support.postgres import Cluster
 
 # The tests' processes collect garbage less often, and never look again at what was there once the
@@ -188,8 +188,7 @@ def kismet_distribution(
     home, _ = solved_home(tmp_path_factory)
     shared = _run_folder(tmp_path_factory)
     path = distribution_path(kismet_table.rules, shared)
-    with computing_lock(path):
-        distribution = load_or_compute(kismet_table, directory=shared)
+    distribution = load_or_compute(kismet_table, directory=shared)
     _linked(path, Path(home) / "tables")
     return distribution
 

@@ -1,4 +1,4 @@
-"""``kismet solve``, ``hint`` and ``simulate`` as a person uses them."""
+"""``kismet solve``, ``hint``, ``chances`` and ``simulate`` as a person uses them."""
 
 from __future__ import annotations
 
@@ -11,6 +11,8 @@ import pytest
 
 from kismet_dice.cli import main, strategy
 from kismet_dice.session import narration
+from kismet_dice.strategy.distribution import Distribution, distribution_path
+from kismet_dice.strategy.distribution import save as save_distribution
 from kismet_dice.strategy.table import StrategyTable, save, table_path, telling_waits
 from tests.support.compiles import call, fresh_loops
 from tests.support.locks import OtherKismet
@@ -200,3 +202,33 @@ def test_a_command_waiting_for_another_kismets_solve_says_so_shows_its_progress_
     assert lines.index(narration.WAITING) < lines.index("Solving Kismet: 30%")
     # The other's progress, then its table loaded: no solve of its own after the wait.
     assert [line for line in lines if line.startswith("Solving")] == ["Solving Kismet: 30%"]
+
+
+def test_chances_waiting_for_another_kismets_distribution_say_so_and_load_what_it_stored(
+    kismet_table: StrategyTable,
+    kismet_distribution: Distribution,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("KISMET_HOME", str(tmp_path))  # the table, but no distribution yet
+    save(kismet_table, table_path(kismet_table.rules))
+    path = distribution_path(kismet_table.rules)
+    other = OtherKismet(path, 2, 10, lambda: save_distribution(kismet_table.rules, kismet_distribution, path))
+    waited = threading.Event()
+    codes: list[int] = []
+    command = threading.Thread(
+        target=lambda: codes.append(main(["chances", "--target", "300", "--json"])), daemon=True
+    )
+    with telling_waits(lambda waiting: waited.set() if waiting else None):
+        command.start()
+        assert waited.wait(10)
+    other.finish()
+    command.join(30)
+    assert codes == [0]
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["chance"] == kismet_distribution.at_least(300)
+    lines = captured.err.splitlines()
+    assert lines.count(narration.WAITING) == 1
+    # The other's progress, then what it stored loaded: no pass of its own after the wait.
+    assert [line for line in lines if line != narration.WAITING] == ["Following perfect play: 20%"]

@@ -24,13 +24,13 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from kismet_dice.strategy.advisor import Advisor
-from kismet_dice.strategy.distribution import Distribution, Futures, distribution_path, load_or_compute
+from kismet_dice.strategy.distribution import Distribution, Futures, load_or_compute
 from kismet_dice.strategy.players import ComputerPlayer, Goal, Level, computer_player
 from kismet_dice.strategy.reference import Reference, reference
 from kismet_dice.strategy.ruleset import kismet_rules
 from kismet_dice.strategy.solver import Progress
 from kismet_dice.strategy.stored_futures import futures_path, load_futures, load_or_compute_futures
-from kismet_dice.strategy.table import StrategyTable, computing_lock, load_or_solve, table_path
+from kismet_dice.strategy.table import StrategyTable, load_or_solve, table_path
 from kismet_dice.strategy.target import HallPlayer
 from kismet_dice.strategy.win_player import WinPlayer
 from kismet_dice.strategy.workers import SolveFailed
@@ -174,12 +174,8 @@ class Computer:
         table = self.advisor(progress).table
         with self._perfect_lock:
             if self._perfect is None:
-                path = distribution_path(table.rules, self._directory)
-                with (
-                    self._unavailable_without("the distribution of perfect play"),
-                    computing_lock(path, progress) as working,
-                ):
-                    self._perfect = load_or_compute(table, directory=self._directory, progress=working)
+                with self._unavailable_without("the distribution of perfect play"):
+                    self._perfect = load_or_compute(table, directory=self._directory, progress=progress)
             return self._perfect
 
     def ready_for(self, levels: Iterable[Level | None]) -> bool:

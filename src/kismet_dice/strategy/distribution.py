@@ -39,7 +39,7 @@ from kismet_dice.strategy.dice_space import FloatArray, IntArray
 from kismet_dice.strategy.kernel import frozen
 from kismet_dice.strategy.ruleset import RuleSet
 from kismet_dice.strategy.solver import Progress, _layer, equivalent_totals, filled_counts, reachable_totals
-from kismet_dice.strategy.table import StrategyTable, table_dir
+from kismet_dice.strategy.table import StrategyTable, computing_lock, table_dir
 
 FORMAT = "kismet-dice perfect-play distribution"
 VERSION = 1
@@ -1095,13 +1095,22 @@ def load_or_compute(
     force: bool = False,
     progress: Progress | None = None,
 ) -> Distribution:
-    """The stored distribution if a sound one exists (and not ``force``), else a fresh one, stored."""
+    """The stored distribution if a sound one exists (and not ``force``), else a fresh one, stored.
+
+    Processes that need it at once (``kismet chances`` in two terminals, the workers of a server)
+    work it out once: the first takes the lock beside the file, the others wait for it, following
+    its progress, and then load what it stored."""
     path = distribution_path(table.rules, directory)
     if not force:
         stored = load(table.rules, path)
         if stored is not None:
             return stored
-    distribution = perfect_play(table, progress)
-    with contextlib.suppress(OSError):
-        save(table.rules, distribution, path)
+    with computing_lock(path, progress) as working:
+        if not force:
+            stored = load(table.rules, path)  # worked out by another process while this one waited
+            if stored is not None:
+                return stored
+        distribution = perfect_play(table, working)
+        with contextlib.suppress(OSError):
+            save(table.rules, distribution, path)
     return distribution
