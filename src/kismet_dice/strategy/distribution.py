@@ -24,6 +24,7 @@ import itertools
 import math
 import mmap
 import os
+import threading
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -612,41 +613,39 @@ def _reach(rules: RuleSet) -> IntArray:
 
 
 @jit(nogil=True, cache=True, error_model="numpy")
-def _pair_ranges(chances, masks, pair_first, into):  # type: ignore[no-untyped-def]
-    """``into[row, box]``: the first and last pair of each box with a chance in each row of
-    ``chances`` (-1 and -2 where none has), so that the passes over a layer's endings read these
-    two numbers for a box instead of all its chances.
+def _packed(chances, masks, pair_first, base, weights, pairs, into):  # type: ignore[no-untyped-def]
+    """Each row's chances above zero, packed from ``base`` on, pair by pair (``weights[i]``, its pair
+    ``pairs[i]``), and ``into[row, box]``: where box's run of them begins and ends (the same where it
+    has none), so that the passes over a layer's endings read only the endings that happen.
 
-    A box filled in the row's mask has none (no turn ends there), and an open one is searched
-    from each end only as far as its first pair with a chance: read whole, the rows took 0.24
-    microseconds a position, an eighth of the turns' time."""
+    A box filled in the row's mask has none (no turn ends there). A turn ends with 54 of Kismet's
+    190 pairs on average (at most 100 from an empty sheet): kept whole, a layer's chances took 235 MB
+    in the middle of the game."""
+    at = base
     for row in range(chances.shape[0]):
         mask = masks[row]
         for box in range(pair_first.shape[0] - 1):
-            first, last = -1, -2
+            into[row, box, 0] = at
             if not mask >> box & 1:
                 for each in range(pair_first[box], pair_first[box + 1]):
-                    if chances[row, each] != 0.0:
-                        first = each
-                        break
-                if first >= 0:
-                    for each in range(pair_first[box + 1] - 1, first - 1, -1):
-                        if chances[row, each] != 0.0:
-                            last = each
-                            break
-            into[row, box, 0] = first
-            into[row, box, 1] = last
+                    weight = chances[row, each]
+                    if weight != 0.0:
+                        weights[at] = weight
+                        pairs[at] = each
+                        at += 1
+            into[row, box, 1] = at
 
 
 @jit(nogil=True, cache=True, error_model="numpy")
 def _carry(  # type: ignore[no-untyped-def]
-    totals, rows, vectors, begin, end, chance_of, chances, ranges, pair_points, basic, cap, landing,
-    afters, to_rows, to_vectors, spans_only,
+    totals, rows, vectors, begin, end, chance_of, weights, pairs, ranges, pair_points, basic, cap,
+    landing, afters, to_rows, to_vectors, spans_only,
 ):  # fmt: skip
     """Carry into the next layer's positions of each mask in ``afters`` every ending that leads there,
-    from the rows ``begin[mask]`` to ``end[mask]`` of each mask with one box fewer filled (the row's
-    turn in ``chances[chance_of[row]]``, the first and last pair of each box with a chance in
-    ``ranges[chance_of[row], box]``; -1 for a row that carries nothing).
+    from the rows ``begin[mask]`` to ``end[mask]`` of each mask with one box fewer filled (the endings
+    of the row's turn in each box lie in the packed ``weights`` and ``pairs`` from
+    ``ranges[chance_of[row], box, 0]`` to ``ranges[chance_of[row], box, 1]``, see :func:`_packed`;
+    ``chance_of`` is -1 for a row that carries nothing).
 
     ``rows[i]`` (and ``to_rows``) is where u = 0 of row i's vector would lie, and the first and last
     u it holds anything for; ``landing[mask, total]`` the row of a position's stand-in times 128,
@@ -670,16 +669,14 @@ def _carry(  # type: ignore[no-untyped-def]
                 if column < 0:
                     continue
                 first, last = ranges[column, box, 0], ranges[column, box, 1]
-                if first < 0:
+                if first == last:
                     continue
                 base, low, high = rows[source, 0], rows[source, 1], rows[source, 2]
                 total = totals[source]
                 if basic[box]:
-                    for each in range(first, last + 1):
-                        weight = chances[column, each]
-                        if weight == 0.0:
-                            continue
-                        points = pair_points[each]
+                    for each in range(first, last):
+                        weight = weights[each]
+                        points = pair_points[pairs[each]]
                         reached = min(total + points, cap)
                         code = landing[after, reached]
                         slot = code >> 7
@@ -694,7 +691,7 @@ def _carry(  # type: ignore[no-untyped-def]
                                 weight,
                             )
                 else:
-                    least, most = pair_points[first], pair_points[last]
+                    least, most = pair_points[pairs[first]], pair_points[pairs[last - 1]]
                     code = landing[after, total]
                     slot = code >> 7
                     shift = least + (code & 127)
@@ -703,11 +700,9 @@ def _carry(  # type: ignore[no-untyped-def]
                     if spans_only:
                         continue
                     into = to_rows[slot, 0] + shift + low
-                    for each in range(first, last + 1):
-                        weight = chances[column, each]
-                        if weight == 0.0:
-                            continue
-                        offset = into + pair_points[each] - least
+                    for each in range(first, last):
+                        weight = weights[each]
+                        offset = into + pair_points[pairs[each]] - least
                         _add_scaled(
                             to_vectors[offset : offset + high - low + 1],
                             vectors[base + low : base + high + 1],
@@ -806,15 +801,18 @@ def _runs(ordered: IntArray) -> tuple[IntArray, IntArray, IntArray]:
 @dataclass(frozen=True)
 class _Passing:
     """What every layer of the forward pass reads: the turn tables and the table, where a position's
-    mass lands (see :func:`_carry`), and blocks used again layer after layer: for the turns of a
-    layer's positions (taken afresh for each, its pages would be found anew each time) and for the
-    rows of each of its masks."""
+    mass lands (see :func:`_carry`), and blocks used again layer after layer: for the endings of a
+    layer's turns, packed (:func:`_packed`; taken afresh for each layer, their pages would be found
+    anew each time), with each thread's chunk of them whole before it is packed, and for the rows of
+    each of its masks."""
 
     tables: kernel.TurnTables
     values: FloatArray
     landing: IntArray
-    every_chance: FloatArray
+    every_weight: FloatArray
+    every_pair: npt.NDArray[np.int16]
     every_range: IntArray
+    dense: threading.local
     begin: IntArray
     end: IntArray
     threads: int
@@ -829,7 +827,7 @@ class _Passing:
         two threads write to one vector). ``report(step, steps)`` after each chunk and run."""
         tables = self.tables
         carrying = here.carrying
-        chances = self.every_chance[: len(carrying) * len(tables.pair_box)].reshape(len(carrying), -1)
+        pairs = len(tables.pair_box)
         ranges = self.every_range[: len(carrying)]
         chance_of = np.full(len(here.masks), -1, dtype=np.intp)
         chance_of[carrying] = np.arange(len(carrying))
@@ -843,18 +841,23 @@ class _Passing:
 
         def turns(at: int) -> None:
             rows = carrying[at : at + CHUNK]
-            kernel.endings(
-                tables, self.values, here.masks[rows], here.totals[rows], into=chances[at : at + CHUNK]
-            )
-            _pair_ranges(
-                chances[at : at + CHUNK], here.masks[rows], tables.pair_first, ranges[at : at + CHUNK]
-            )
+            # Each thread's chunk of chances whole, used again chunk after chunk (in its caches),
+            # packed into the layer's from the most its rows could take.
+            dense = getattr(self.dense, "chances", None)
+            if dense is None:
+                dense = self.dense.chances = np.empty((CHUNK, pairs))
+            chances = dense[: len(rows)]
+            kernel.endings(tables, self.values, here.masks[rows], here.totals[rows], into=chances)
+            _packed(
+                chances, here.masks[rows], tables.pair_first, at * pairs, self.every_weight,
+                self.every_pair, ranges[at : at + CHUNK],
+            )  # fmt: skip
 
         def carry(run: IntArray, rows: IntArray, vectors: FloatArray, spans_only: bool) -> None:
             _carry(
-                here.totals, here.rows, here.vectors, self.begin, self.end, chance_of, chances, ranges,
-                tables.pair_points, tables.basic, tables.rules.cap, self.landing, run, rows, vectors,
-                spans_only,
+                here.totals, here.rows, here.vectors, self.begin, self.end, chance_of, self.every_weight,
+                self.every_pair, ranges, tables.pair_points, tables.basic, tables.rules.cap, self.landing,
+                run, rows, vectors, spans_only,
             )  # fmt: skip
 
         # pool.map hands out all its tasks at once: each map here starts once the one before has ended.
@@ -971,7 +974,8 @@ def forward(
     most = max([1] + [len(plan[0]) for filled, plan in plans.items() if filled < boxes])
     passing = _Passing(
         tables, values, landing, _work_block(most * len(tables.pair_box)),
-        np.empty((most, boxes, 2), dtype=np.int16), np.zeros(1 << boxes, dtype=np.intp),
+        _work_block(-(-most * len(tables.pair_box) // 4)).view(np.int16),
+        np.empty((most, boxes, 2), dtype=np.int32), threading.local(), np.zeros(1 << boxes, dtype=np.intp),
         np.zeros(1 << boxes, dtype=np.intp), size,
     )  # fmt: skip
     memory = (_Memory(), _Memory())
