@@ -811,7 +811,7 @@ class _Passing:
     landing: IntArray
     every_weight: FloatArray
     every_pair: npt.NDArray[np.int16]
-    every_range: IntArray
+    every_range: npt.NDArray[np.int32]
     dense: threading.local
     begin: IntArray
     end: IntArray
