@@ -972,6 +972,8 @@ def forward(
     total_rows = 1 + sum(len(plan[0]) for filled, plan in plans.items() if filled < boxes)
     size = threads if threads is not None else min(2, os.cpu_count() or 1)
     most = max([1] + [len(plan[0]) for filled, plan in plans.items() if filled < boxes])
+    if most * len(tables.pair_box) > np.iinfo(np.int32).max:
+        raise ValueError("the forward pass numbers a layer's endings in 32 bits")
     passing = _Passing(
         tables, values, landing, _work_block(most * len(tables.pair_box)),
         _work_block(-(-most * len(tables.pair_box) // 4)).view(np.int16),
