@@ -177,6 +177,21 @@ def test_a_command_that_compiles_the_strategy_says_so_once_above_its_progress(
     assert lines.index(narration.COMPILING) < lines.index("Solving Kismet: 50%")
 
 
+def waiting_for(other: OtherKismet, arguments: list[str]) -> list[int]:
+    """Run the command ``arguments`` while ``other`` holds the lock it needs: once the command is
+    told it waits, the other stores its result and lets go. The command's exit codes (one once it
+    has ended)."""
+    waited = threading.Event()
+    codes: list[int] = []
+    command = threading.Thread(target=lambda: codes.append(main(arguments)), daemon=True)
+    with telling_waits(lambda waiting: waited.set() if waiting else None):
+        command.start()
+        assert waited.wait(10)
+    other.finish()
+    command.join(30)
+    return codes
+
+
 def test_a_command_waiting_for_another_kismets_solve_says_so_shows_its_progress_and_loads_its_table(
     kismet_table: StrategyTable,
     tmp_path: Path,
@@ -186,15 +201,7 @@ def test_a_command_waiting_for_another_kismets_solve_says_so_shows_its_progress_
     monkeypatch.setenv("KISMET_HOME", str(tmp_path))  # no table here yet
     path = table_path(kismet_table.rules)
     other = OtherKismet(path, 3, 10, lambda: save(kismet_table, path))
-    waited = threading.Event()
-    codes: list[int] = []
-    command = threading.Thread(target=lambda: codes.append(main(["solve", "--json"])), daemon=True)
-    with telling_waits(lambda waiting: waited.set() if waiting else None):
-        command.start()
-        assert waited.wait(10)
-    other.finish()
-    command.join(30)
-    assert codes == [0]
+    assert waiting_for(other, ["solve", "--json"]) == [0]
     captured = capsys.readouterr()
     assert json.loads(captured.out)["expected_score"] == kismet_table.expected_score
     lines = captured.err.splitlines()
@@ -215,17 +222,7 @@ def test_chances_waiting_for_another_kismets_distribution_say_so_and_load_what_i
     save(kismet_table, table_path(kismet_table.rules))
     path = distribution_path(kismet_table.rules)
     other = OtherKismet(path, 2, 10, lambda: save_distribution(kismet_table.rules, kismet_distribution, path))
-    waited = threading.Event()
-    codes: list[int] = []
-    command = threading.Thread(
-        target=lambda: codes.append(main(["chances", "--target", "300", "--json"])), daemon=True
-    )
-    with telling_waits(lambda waiting: waited.set() if waiting else None):
-        command.start()
-        assert waited.wait(10)
-    other.finish()
-    command.join(30)
-    assert codes == [0]
+    assert waiting_for(other, ["chances", "--target", "300", "--json"]) == [0]
     captured = capsys.readouterr()
     assert json.loads(captured.out)["chance"] == kismet_distribution.at_least(300)
     lines = captured.err.splitlines()
