@@ -355,7 +355,7 @@ def _final_pairs(  # type: ignore[no-untyped-def]
     :func:`_final`. The pairs are worked with as doubles, in the same vector registers as the
     values, and written as int16 once for each roll: with int16 pairs beside double values the loop
     ran no quicker box by box (1.2-1.9 microseconds a column, 128 and 256 columns of the middle of
-    the game; 0.64-0.80 this way)."""
+    the game; 0.56-0.80 this way)."""
     block = stop.shape[1]
     floor = np.full(block, -np.inf)
     lowest = np.zeros(block)
@@ -747,12 +747,28 @@ def _endings(  # type: ignore[no-untyped-def]
         # Summed by pair eight columns at a time, each column's sums in a row of its own: the rolls'
         # rows of eight columns are one cache line each, and the eight rows of sums stay in the
         # first cache (a column's sums spread over all the pairs' rows cost a miss for each roll).
+        # A whole eight is written out, a line for each column: looped over the eight, the sums took
+        # 0.63 microseconds a column, 0.30-0.33 this way (128 columns of the middle of the game; the
+        # endings at their quickest 4.03-4.41 microseconds a position against 3.90-4.04, 16,384
+        # positions, one thread, taking turns in one process).
         out[start : start + width] = 0.0
         for first in range(0, width, 8):
-            last = min(first + 8, width)
+            if first + 8 > width:
+                for r in range(rolls):
+                    for c in range(first, width):
+                        out[start + c, pair_at[r, c]] += ended[r, c]
+                continue
+            sums = out[start + first : start + first + 8]
             for r in range(rolls):
-                for c in range(first, last):
-                    out[start + c, pair_at[r, c]] += ended[r, c]
+                p, e = pair_at[r, first : first + 8], ended[r, first : first + 8]
+                sums[0, p[0]] += e[0]
+                sums[1, p[1]] += e[1]
+                sums[2, p[2]] += e[2]
+                sums[3, p[3]] += e[3]
+                sums[4, p[4]] += e[4]
+                sums[5, p[5]] += e[5]
+                sums[6, p[6]] += e[6]
+                sums[7, p[7]] += e[7]
 
 
 # --- the steps for a rule set ------------------------------------------------------------------
