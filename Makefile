@@ -67,7 +67,7 @@ collected: $(READY_DEV)
 	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest --collect-only -q -p no:xdist >$(VENV)/collected.log \
 		|| (grep -v :: $(VENV)/collected.log; exit 1)
 
-# The compiling keeps one core busy, installing the tools and checking the other: side by side.
+# The compiling (two processes, see tests/support/warm.py), installing the tools and checking: side by side.
 # Once the tools are in, the type check (the longest) and the collecting run beside the compiling,
 # three at once on two cores: two at a time, whichever came last ran alone for 6 s at the end.
 checks: $(READY_PLAY)

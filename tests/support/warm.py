@@ -6,12 +6,17 @@ compile's worth of it useful. ``make test`` runs this beside the type check inst
 workers find every loop in the cache. Tiny rules take the same paths with the same array types as
 Kismet's (the loops are compiled for types, not rules), so the compiling is nearly all it costs.
 
+Numba compiles one loop at a time in a process, and the tests wait for the last: so the loops are
+compiled by two processes at once, each its share (:func:`turns` here, :func:`passes` in a second
+process), and then the ones that ask the futures, from loops both have stored (:func:`asks`).
+
 A loop added to the strategy (or called with new types) should be run here too, or the workers
 compile it again: the run stays right, only slower.
 """
 
 from __future__ import annotations
 
+import subprocess
 import sys
 import tempfile
 import time
@@ -22,26 +27,47 @@ import numpy as np
 from kismet_dice.strategy import kernel
 from kismet_dice.strategy.distribution import exact_survival, forward, future_pass
 from kismet_dice.strategy.stored_futures import load_or_compute_futures
-from kismet_dice.strategy.table import load_or_solve
+from kismet_dice.strategy.table import StrategyTable, load_or_solve
 from kismet_dice.strategy.target import TargetTurns
 from tests.support.rules import tiny_rules
 
+MODULE = "tests.support.warm"
+PASSES = "passes"
+"""The argument that makes this module compile :func:`passes` alone (the second process)."""
 
-def warm(directory: Path) -> None:
-    """Run every compiled loop of the strategy once for each kind of array the game hands it, on
-    tiny rules, storing in ``directory``: futures just worked out, stored (memory-mapped, narrower
-    rows) and exact; one position asked about and several."""
+
+def turns(directory: Path) -> StrategyTable:
+    """The solve's loops, a turn's stops and best boxes and its values roll by roll (what the target
+    player reads beside the futures): the table, solved and stored."""
     rules = tiny_rules()
     table = load_or_solve(rules, directory=directory)
-    forward(table).at_least(5)
-    future_pass(table)
-    every = future_pass(table, keep=None)
-    stored = load_or_compute_futures(table, directory=directory)
-    exact = exact_survival(future_pass(table, keep=len(rules.boxes)))
     tables = kernel.tables_of(rules)
     start = np.zeros(1, dtype=np.intp)
     kernel.stop_values(tables, table.values, start, start)
     kernel.best_boxes(tables, table.values, start, start)
+    kernel.turn(tables, table.values, start, start)
+    return table
+
+
+def passes() -> None:
+    """The loops of the hard player's endings, the forward pass and the backward passes. The table
+    is zeros of a solved table's shape and type (its choices are ties throughout): the loops are
+    the same, and the solve's are left to the other process."""
+    rules = tiny_rules()
+    table = StrategyTable(rules, np.zeros((1 << len(rules.boxes), rules.cap + 1)))
+    future_pass(table)
+    future_pass(table, keep=None)
+    exact_survival(future_pass(table, keep=len(rules.boxes)))
+    forward(table).at_least(5)
+
+
+def asks(table: StrategyTable, directory: Path) -> None:
+    """Futures just worked out, stored (memory-mapped, narrower rows) and exact; one position asked
+    about and several, by the target player too."""
+    rules = table.rules
+    every = future_pass(table, keep=None)
+    stored = load_or_compute_futures(table, directory=directory)
+    exact = exact_survival(future_pass(table, keep=len(rules.boxes)))
     for futures in (every, stored, exact):
         masks, totals = np.nonzero(futures.row_of >= 0)
         for filled in range(len(rules.boxes)):
@@ -55,7 +81,23 @@ def warm(directory: Path) -> None:
                 TargetTurns(futures, table, 10).turn(ask_masks, ask_totals, points).start_chance()
 
 
+def warm(directory: Path) -> None:
+    """Every compiled loop of the strategy run once for each kind of array the game hands it, on
+    tiny rules, storing in ``directory``: :func:`passes` in a second process meanwhile."""
+    second = subprocess.Popen([sys.executable, "-m", MODULE, PASSES])
+    try:
+        table = turns(directory)
+    finally:
+        done = second.wait()
+    if done:
+        raise RuntimeError(f"compiling the passes' loops failed ({done})")
+    asks(table, directory)
+
+
 def main() -> int:
+    if sys.argv[1:] == [PASSES]:
+        passes()
+        return 0
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="kismet-warm-") as directory:
         warm(Path(directory))
