@@ -6,9 +6,10 @@ compile's worth of it useful. ``make test`` runs this beside the type check inst
 workers find every loop in the cache. Tiny rules take the same paths with the same array types as
 Kismet's (the loops are compiled for types, not rules), so the compiling is nearly all it costs.
 
-Numba compiles one loop at a time in a process, and the tests wait for the last: so the loops are
-compiled by two processes at once, each its share (:func:`turns` here, :func:`passes` in a second
-process), and then the ones that ask the futures, from loops both have stored (:func:`asks`).
+As the game does the first time on a machine, the solve's loops are compiled here while a second
+process compiles the passes' (:mod:`kismet_dice.strategy.ahead`, started by the first compile),
+and then the loops that ask the futures load what both stored. What that process compiles is
+checked here: a pass that still has a loop to compile after it fails the warm-up.
 
 A loop added to the strategy (or called with new types) should be run here too, or the workers
 compile it again: the run stays right, only slower.
@@ -16,24 +17,21 @@ compile it again: the run stays right, only slower.
 
 from __future__ import annotations
 
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
+from numba.core import event
 
-from kismet_dice.strategy import kernel
-from kismet_dice.strategy.distribution import exact_survival, forward, future_pass
+from kismet_dice.strategy import compiled, kernel
+from kismet_dice.strategy.ahead import passes
+from kismet_dice.strategy.distribution import exact_survival, future_pass
 from kismet_dice.strategy.stored_futures import load_or_compute_futures
 from kismet_dice.strategy.table import StrategyTable, load_or_solve
 from kismet_dice.strategy.target import TargetTurns
 from tests.support.rules import tiny_rules
-
-MODULE = "tests.support.warm"
-PASSES = "passes"
-"""The argument that makes this module compile :func:`passes` alone (the second process)."""
 
 
 def turns(directory: Path) -> StrategyTable:
@@ -49,16 +47,28 @@ def turns(directory: Path) -> StrategyTable:
     return table
 
 
-def passes() -> None:
-    """The loops of the hard player's endings, the forward pass and the backward passes. The table
-    is zeros of a solved table's shape and type (its choices are ties throughout): the loops are
-    the same, and the solve's are left to the other process."""
-    rules = tiny_rules()
-    table = StrategyTable(rules, np.zeros((1 << len(rules.boxes), rules.cap + 1)))
-    future_pass(table)
-    future_pass(table, keep=None)
-    exact_survival(future_pass(table, keep=len(rules.boxes)))
-    forward(table).at_least(5)
+class _Compiles(event.Listener):
+    """The package's loops Numba compiles while it listens."""
+
+    def __init__(self) -> None:
+        self.names: list[str] = []
+
+    def on_start(self, happened: event.Event) -> None:
+        function = getattr(happened.data.get("dispatcher"), "py_func", None)
+        module = str(getattr(function, "__module__", ""))
+        if module.startswith("kismet_dice."):
+            self.names.append(f"{module}.{getattr(function, '__qualname__', '?')}")
+
+    def on_end(self, happened: event.Event) -> None:
+        pass
+
+
+def left_by_ahead() -> list[str]:
+    """The loops the passes still compile here once the process compiling ahead has ended."""
+    compiles = _Compiles()
+    with event.install_listener("numba:compile", compiles):
+        passes()
+    return compiles.names
 
 
 def asks(table: StrategyTable, directory: Path) -> None:
@@ -83,21 +93,18 @@ def asks(table: StrategyTable, directory: Path) -> None:
 
 def warm(directory: Path) -> None:
     """Every compiled loop of the strategy run once for each kind of array the game hands it, on
-    tiny rules, storing in ``directory``: :func:`passes` in a second process meanwhile."""
-    second = subprocess.Popen([sys.executable, "-m", MODULE, PASSES])
-    try:
-        table = turns(directory)
-    finally:
-        done = second.wait()
-    if done:
-        raise RuntimeError(f"compiling the passes' loops failed ({done})")
+    tiny rules, storing in ``directory``."""
+    table = turns(directory)
+    if compiled.compiled_ahead():
+        left = left_by_ahead()
+        if left:
+            raise RuntimeError(f"compiling ahead left {', '.join(left)} to compile")
+    else:
+        passes()
     asks(table, directory)
 
 
 def main() -> int:
-    if sys.argv[1:] == [PASSES]:
-        passes()
-        return 0
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="kismet-warm-") as directory:
         warm(Path(directory))

@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from kismet_dice.strategy import kernel, stored
+from kismet_dice.strategy import compiled, kernel, stored
 from kismet_dice.strategy.compiled import jit
 from kismet_dice.strategy.dice_space import FloatArray, IntArray
 from kismet_dice.strategy.kernel import frozen
@@ -496,6 +496,7 @@ def future_pass(
     """
     if sink is not None and keep is not None:
         raise ValueError("a sink takes every layer: keep=None")
+    compiled.await_ahead(compiled.BACKWARD)  # compiled by another process, the first time on a machine
     rules = table.rules
     values = table.values
     tables = kernel.tables_of(rules)
@@ -939,6 +940,7 @@ def forward(
     Layer by layer: the turns of every position that carries probability (in chunks shared by the
     threads), then the spans of the next layer's vectors, then the vectors carried into them (each
     run of target masks by one thread: no two threads write to one vector)."""
+    compiled.await_ahead(compiled.FORWARD)  # compiled by another process, the first time on a machine
     rules = table.rules
     values = table.values
     tables = kernel.tables_of(rules)

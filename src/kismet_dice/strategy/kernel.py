@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from kismet_dice.strategy import compiled
 from kismet_dice.strategy.compiled import jit
 from kismet_dice.strategy.dice_space import FloatArray, IntArray
 from kismet_dice.strategy.ruleset import RuleSet
@@ -842,6 +843,7 @@ def endings(
     each roll on the table with ``rolls_left`` rolls left (a keep's continuation). ``into``, if
     given, is where the chances are written, column by column (``into[c, p]``: C-ordered, one row
     per column), and what is returned is its transpose."""
+    compiled.await_ahead(compiled.FORWARD)  # compiled by another process, the first time on a machine
     masks, totals = _columns(masks, totals)
     values = frozen(values)
     if start is None:

@@ -122,6 +122,23 @@ def rule_set(
     )
 
 
+def tiny_rules(rolls_per_turn: int = 3) -> RuleSet:
+    """Two three-faced dice, two Basic boxes with a bonus and a pair box: small enough to search by
+    brute force, and to run every compiled loop on in a moment (they are compiled for the types of
+    their arrays, which are the same as Kismet's).
+
+    >>> rules = tiny_rules()
+    >>> [box.name for box in rules.boxes], rules.cap
+    (['ONES', 'THREES', 'PAIR'], 4)
+    """
+    boxes = [
+        ("ONES", lambda roll: roll.count(1), True),
+        ("THREES", lambda roll: 3 * roll.count(3), True),
+        ("PAIR", lambda roll: sum(roll) + 4 if len(set(roll)) == 1 else 0, False),
+    ]
+    return rule_set("tiny", 2, 3, boxes, [0, 0, 0, 0, 5], rolls_per_turn)
+
+
 @cache
 def kismet_rules() -> RuleSet:
     """The rules of Kismet (RULES.md), taken from :mod:`kismet_dice.rules` itself.

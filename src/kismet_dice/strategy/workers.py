@@ -139,6 +139,7 @@ def _serve(
     When the worker begins compiling the strategy (the first run on a machine), it says so before
     its answer, so that the parent's interface can tell the person why the work is slow."""
     _end_with_parent(lifeline)
+    compiled.no_ahead()  # the parent starts its own, if any
     with compiled.telling_compiles(lambda: connection.send(_COMPILING)):
         try:
             initializer(*initargs)
