@@ -5,11 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from kismet_dice.game import Game, Roll, Score, ScriptedDice
 from kismet_dice.rules import Box
-from kismet_dice.strategy import Computer, StrategyTable
+from kismet_dice.strategy import Computer, Level, StrategyTable, kernel
+from kismet_dice.strategy.dice_space import FloatArray, IntArray
 from kismet_dice.strategy.distribution import Distribution, distribution_path
+from kismet_dice.strategy.table import save, table_path
 
 
 def test_easy_and_medium_need_no_table() -> None:
@@ -49,3 +52,28 @@ def test_perfect_play_is_worked_out_once_with_progress_then_loaded_from_the_stor
     again = Computer(tmp_path, table=kismet_table)
     loaded = again.perfect_play(lambda done, total: steps.append((done, total)))
     assert steps == [] and np.array_equal(loaded.probabilities, worked_out.probabilities)
+
+
+def test_getting_ready_works_out_the_first_turn_so_a_first_move_compiles_nothing(
+    kismet_table: StrategyTable, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The first time on a machine, the first turn compiles the turn's loops: done while the
+    # interface says the computer is getting ready, not in its first move (on a server, within
+    # the store's deadline).
+    save(kismet_table, table_path(kismet_table.rules, tmp_path))
+    asked: list[tuple[int, int]] = []
+    real = kernel.turn
+
+    def turn(tables: kernel.TurnTables, values: FloatArray, masks: IntArray, totals: IntArray) -> kernel.Turn:
+        asked.extend(zip(masks.tolist(), totals.tolist(), strict=True))
+        return real(tables, values, masks, totals)
+
+    monkeypatch.setattr(kernel, "turn", turn)
+    computer = Computer(tmp_path)
+    computer.prepare([Level.HARD])
+    assert asked == [(0, 0)]
+    game = Game(["Bot"], rng=ScriptedDice([1, 6, 6, 6, 6, 5]))
+    game.roll()
+    assert game.dice == (6, 6, 6, 6, 5)
+    assert computer.player("hard").choose(game) == Roll((0, 1, 2, 3))  # the four sixes kept
+    assert asked == [(0, 0)]  # the turn it worked out, remembered

@@ -91,7 +91,13 @@ class Computer:
                 self._failure = None
                 with self._unavailable_without("the strategy table"):
                     table = load_or_solve(kismet_rules(), directory=self._directory, progress=progress)
-                self._advisor = Advisor(table)
+                advisor = Advisor(table)
+                # A turn worked out here, while the interface says the computer is getting ready:
+                # the first time on a machine that compiles the turn's loops (a second or more),
+                # which the first move did otherwise, on a server within the store's two seconds
+                # (it gave up, and the computer stopped playing).
+                advisor.turn(0, 0)
+                self._advisor = advisor
             return self._advisor
 
     @contextlib.contextmanager
