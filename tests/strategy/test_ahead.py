@@ -135,3 +135,14 @@ def test_the_process_compiling_ahead_leaves_it_to_another_at_it_and_says_each_st
     assert ahead.main() == 0
     assert runs == ["ran"] and capsys.readouterr().out == "forward\n"
     assert not compiled._ahead_allowed  # it starts none of its own
+
+
+def test_a_pass_begun_before_any_compile_compiles_its_own_loops_and_starts_none_after(
+    fresh: Path, tmp_path: Path
+) -> None:
+    compiled.await_ahead(compiled.FORWARD)  # as a pass does first: nothing started to wait for
+    assert stored_loops(tmp_path, "in_a_pass").twice(4) == 8
+    (fresh / "go-forward").touch()
+    (fresh / "go-backward").touch()
+    assert not compiled.compiled_ahead()
+    assert not (fresh / "forward").exists()

@@ -150,10 +150,18 @@ def await_ahead(stage: str) -> None:
     """Wait until the process this one started to compile the passes' loops has compiled those of
     ``stage`` (:data:`FORWARD` or :data:`BACKWARD`), or has ended, or :data:`AHEAD_SECONDS` have
     passed: the pass then loads them from the cache rather than compile them a second time. At
-    once when no such process was started, or once it has said so."""
+    once when no such process was started, or once it has said so.
+
+    A pass that begins before any such process was started compiles its own loops, if any are
+    left to compile: one started then would only compile the same ones beside it, so none is."""
+    global _ahead_allowed
     with _ahead_reading:
         helper = _ahead
-        if helper is None or helper.stdout is None or stage in _ahead_said:
+        if helper is None:
+            with _watch:
+                _ahead_allowed = False
+            return
+        if helper.stdout is None or stage in _ahead_said:
             return
         deadline = time.monotonic() + AHEAD_SECONDS
         while stage not in _ahead_said:
