@@ -51,6 +51,14 @@ def helper(folder: Path) -> tuple[str, str]:
     return ("-c", script)
 
 
+def assert_none_started(folder: Path) -> None:
+    """No second process was started: told to go on, none marks anything in ``folder``."""
+    (folder / "go-forward").touch()
+    (folder / "go-backward").touch()
+    assert not compiled.compiled_ahead()
+    assert not (folder / "forward").exists()
+
+
 @pytest.fixture
 def fresh(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Path]:
     """This process as one that has started no second process yet, on a machine of two cores; the
@@ -85,10 +93,7 @@ def test_the_first_compile_of_a_stored_loop_starts_one_process_and_the_passes_wa
 
 def test_loops_not_stored_start_none(fresh: Path) -> None:
     assert call(fresh_loops("kismet_dice.strategy.not_stored")["outer"], 1) == 4
-    (fresh / "go-forward").touch()
-    (fresh / "go-backward").touch()
-    assert not compiled.compiled_ahead()
-    assert not (fresh / "forward").exists()
+    assert_none_started(fresh)
 
 
 def test_a_process_on_one_core_or_told_not_to_starts_none(
@@ -100,10 +105,7 @@ def test_a_process_on_one_core_or_told_not_to_starts_none(
     monkeypatch.setattr(compiled, "_ahead_allowed", True)
     compiled.no_ahead()  # as a worker of another process is
     assert stored_loops(tmp_path, "a_worker").twice(3) == 6
-    (fresh / "go-forward").touch()
-    (fresh / "go-backward").touch()
-    assert not compiled.compiled_ahead()
-    assert not (fresh / "forward").exists()
+    assert_none_started(fresh)
 
 
 def test_a_second_process_that_stops_early_lets_the_passes_go_on(
@@ -142,7 +144,4 @@ def test_a_pass_begun_before_any_compile_compiles_its_own_loops_and_starts_none_
 ) -> None:
     compiled.await_ahead(compiled.FORWARD)  # as a pass does first: nothing started to wait for
     assert stored_loops(tmp_path, "in_a_pass").twice(4) == 8
-    (fresh / "go-forward").touch()
-    (fresh / "go-backward").touch()
-    assert not compiled.compiled_ahead()
-    assert not (fresh / "forward").exists()
+    assert_none_started(fresh)

@@ -141,9 +141,11 @@ def compiling_elsewhere() -> None:
 
 def no_ahead() -> None:
     """Start no process to compile ahead from this one: a worker of another process (which would
-    start its own), or the process compiling ahead itself."""
+    start its own), a process already in a pass (:func:`await_ahead`), or the process compiling
+    ahead itself."""
     global _ahead_allowed
-    _ahead_allowed = False
+    with _watch:
+        _ahead_allowed = False
 
 
 def await_ahead(stage: str) -> None:
@@ -154,12 +156,10 @@ def await_ahead(stage: str) -> None:
 
     A pass that begins before any such process was started compiles its own loops, if any are
     left to compile: one started then would only compile the same ones beside it, so none is."""
-    global _ahead_allowed
     with _ahead_reading:
         helper = _ahead
         if helper is None:
-            with _watch:
-                _ahead_allowed = False
+            no_ahead()
             return
         if helper.stdout is None or stage in _ahead_said:
             return
