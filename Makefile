@@ -73,9 +73,10 @@ collected: $(READY_DEV)
 checks: $(READY_PLAY)
 	$(MAKE) --no-print-directory -j3 compiled typecheck collected lint
 
-# The browser tests drive Debian's Chromium; Playwright's own browser download does not work here.
+# The browser tests drive Debian's Chromium, its headless shell (tests/support/browser.py);
+# Playwright's own browser download does not work here.
 browser:
-	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
+	test -x /usr/lib/chromium/chromium-headless-shell || (apt-get update && apt-get install -y chromium-headless-shell)
 
 # The storage tests start a throwaway cluster from Debian's PostgreSQL server binaries.
 postgresql:
