@@ -8,9 +8,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from tests.support.rules import tiny_rules
 
 from kismet_dice.strategy.distribution import ERROR_BOUND, exact_survival, future_pass, stored_layer
+from kismet_dice.strategy.ruleset import tiny_rules
 from kismet_dice.strategy.solver import solve
 from kismet_dice.strategy.stored_futures import (
     HEADER,

@@ -9,7 +9,6 @@ from collections.abc import Callable
 
 import numpy as np
 import pytest
-from tests.support.rules import tiny_rules
 
 from kismet_dice.game import Game, Roll, Score
 from kismet_dice.strategy.advisor import Advisor, position_key, raw_points
@@ -17,7 +16,7 @@ from kismet_dice.strategy.chances import Continuations
 from kismet_dice.strategy.distribution import ERROR_BOUND, Futures, future_pass
 from kismet_dice.strategy.distribution import exact_survival as survival_of
 from kismet_dice.strategy.players import HardPlayer
-from kismet_dice.strategy.ruleset import RuleSet
+from kismet_dice.strategy.ruleset import RuleSet, tiny_rules
 from kismet_dice.strategy.simulate import play_target
 from kismet_dice.strategy.solver import solve
 from kismet_dice.strategy.table import StrategyTable

@@ -28,10 +28,10 @@ from numba.core import event
 from kismet_dice.strategy import compiled, kernel
 from kismet_dice.strategy.ahead import passes
 from kismet_dice.strategy.distribution import exact_survival, future_pass
+from kismet_dice.strategy.ruleset import tiny_rules
 from kismet_dice.strategy.stored_futures import load_or_compute_futures
 from kismet_dice.strategy.table import StrategyTable, load_or_solve
 from kismet_dice.strategy.target import TargetTurns
-from tests.support.rules import tiny_rules
 
 
 def turns(directory: Path) -> StrategyTable:

@@ -939,8 +939,8 @@ def forward(
 
     Layer by layer: the turns of every position that carries probability (in chunks shared by the
     threads), then the spans of the next layer's vectors, then the vectors carried into them (each
-    run of target masks by one thread: no two threads write to one vector)."""
-    compiled.await_ahead(compiled.FORWARD)  # compiled by another process, the first time on a machine
+    run of target masks by one thread: no two threads write to one vector). Its first loop is the
+    endings' (:func:`kernel.endings`), which waits for the loops compiled ahead, if any."""
     rules = table.rules
     values = table.values
     tables = kernel.tables_of(rules)
