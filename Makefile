@@ -8,7 +8,7 @@ READY_PLAY := $(VENV)/.ready-play
 READY_DEV := $(VENV)/.ready-dev
 READY_BYTECODE := $(VENV)/.ready-bytecode
 
-.PHONY: play test tests lint typecheck compiled collected checks browser postgresql clean
+.PHONY: play test tests lint typecheck compiled collected checks packages clean
 
 # Each environment is brought up to date whenever the project's requirements change.
 # pip would byte-compile every file it installs (numpy's own tests, every Pygments lexer, all of
@@ -73,14 +73,16 @@ collected: $(READY_DEV)
 checks: $(READY_PLAY)
 	$(MAKE) --no-print-directory -j3 compiled typecheck collected lint
 
-# The browser tests drive Debian's Chromium, its headless shell (tests/support/browser.py);
-# Playwright's own browser download does not work here.
-browser:
-	test -x /usr/lib/chromium/chromium-headless-shell || (apt-get update && apt-get install -y chromium-headless-shell)
-
-# The storage tests start a throwaway cluster from Debian's PostgreSQL server binaries.
-postgresql:
-	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || (apt-get update && apt-get install -y postgresql)
+# The Debian packages the tests need, those missing installed by one apt-get: Chromium's headless
+# shell for the browser tests (tests/support/browser.py; Playwright's own browser download does not
+# work here) and PostgreSQL's server binaries, from which the storage tests start a throwaway cluster.
+# One install for both, since make runs the steps beside each other: two apt-gets at once find apt's
+# lock taken, and one fails (on a machine with neither package, `make test` stopped there).
+packages:
+	missing=; \
+	test -x /usr/lib/chromium/chromium-headless-shell || missing="$$missing chromium-headless-shell"; \
+	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$$missing postgresql"; \
+	test -z "$$missing" || (apt-get update && apt-get install -y $$missing)
 
 # A file's tests run in one worker, so each file's session fixtures (the solved table, the
 # distribution, a PostgreSQL cluster) are made once per worker that needs them.
@@ -98,7 +100,7 @@ WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
 test: $(READY_PLAY)
 	$(MAKE) --no-print-directory -j3 compiled typecheck collected lint tests
 
-tests: compiled collected browser postgresql
+tests: compiled collected packages
 	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -n $(WORKERS) --dist loadfile --no-loadscope-reorder
 
 clean:
