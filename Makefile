@@ -56,7 +56,7 @@ typecheck: $(READY_DEV)
 # project's own link to it meanwhile. With bytecode caches on, it compiles the modules it imports
 # (numpy, Numba, the strategy) for the workers too.
 compiled: $(READY_PLAY)
-	PYTHONDONTWRITEBYTECODE= PYTHONPATH=$(CURDIR)/src $(BIN)/python -m tests.support.warm
+	PYTHONDONTWRITEBYTECODE= PYTHONPATH="$(CURDIR)/src" $(BIN)/python -m tests.support.warm
 
 # What the tests import beyond the game (pytest and its plugins, Playwright, the test modules
 # themselves, rewritten for pytest's asserts) is compiled once by collecting them, before the
