@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import socket
+
 import pytest
 
 from kismet_dice.cli import build_parser, main
@@ -9,6 +11,7 @@ from kismet_dice.cli.serve_guard import GRACEFUL_SECONDS, protections, uvicorn_o
 from kismet_dice.web.connections import GuardedHttp
 from kismet_dice.web.guard import Protections
 from kismet_dice.web.ratelimit import Rate
+from tests.support.ports import free_port
 
 
 def test_without_options_a_server_has_the_default_protections() -> None:
@@ -90,3 +93,31 @@ def test_a_wrong_option_stops_the_server_with_one_line(
     assert main(["serve", argument]) != 0
     error = capsys.readouterr().err
     assert message in error and error.count("\n") == 1
+
+
+def test_a_port_another_program_listens_on_is_refused_in_one_line_before_anything_is_said_served(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    port = free_port()
+    with socket.socket() as other:
+        other.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        other.bind(("127.0.0.1", port))
+        other.listen()
+        assert main(["serve", "--port", str(port)]) == 2
+    said = capsys.readouterr()
+    assert said.out == ""  # not "Kismet is served at ...": it is not
+    assert said.err == (
+        f"kismet: cannot serve on 127.0.0.1:{port}: address already in use "
+        "(another server? --port chooses another)\n"
+    )
+
+
+def test_an_address_that_is_not_this_machines_is_refused_in_one_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # 192.0.2.0/24 is set aside for documentation: no machine has an address in it.
+    assert main(["serve", "--host", "192.0.2.1", "--port", str(free_port())]) == 2
+    said = capsys.readouterr()
+    assert said.out == ""
+    assert said.err.startswith("kismet: cannot serve on 192.0.2.1:") and said.err.count("\n") == 1
+    assert "cannot assign requested address" in said.err

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import errno
+import socket
 from typing import TYPE_CHECKING, Any
 
 from kismet_dice.cli import serve_guard
@@ -57,6 +59,7 @@ def run_serve(options: argparse.Namespace) -> int:
     if not 1 <= options.workers <= 64:
         raise UserError(f"workers are 1 to 64 processes, not {options.workers}")
     protections = serve_guard.protections(options)
+    check_listening(options.host, options.port)
     # Imported here so the other commands start without loading the web stack.
     import uvicorn
 
@@ -78,7 +81,7 @@ def run_serve(options: argparse.Namespace) -> int:
     if options.workers > 1 and lock is not None:
         lock.release()
         raise UserError("--workers needs a PostgreSQL database (--database): SQLite is for one process")
-    print(f"Kismet is served at http://{options.host}:{options.port}/ (Ctrl+C stops it)", flush=True)
+    print(f"Kismet is served at {address_of(options.host, options.port)} (Ctrl+C stops it)", flush=True)
     # A UTF-8 character takes at most four bytes; larger frames are refused by the server itself.
     where = {
         "host": options.host,
@@ -96,6 +99,35 @@ def run_serve(options: argparse.Namespace) -> int:
         if lock is not None:
             lock.release()
     return 0
+
+
+def address_of(host: str, port: int) -> str:
+    """The address a browser opens for the server (an IPv6 host in brackets, as URLs write it).
+
+    >>> address_of("127.0.0.1", 8000), address_of("::1", 8000)
+    ('http://127.0.0.1:8000/', 'http://[::1]:8000/')
+    """
+    return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
+
+
+def check_listening(host: str, port: int) -> None:
+    """Refuse, in one line, an address the server could not listen on (a port another program
+    listens on, an address that is not this machine's, a port below 1024 without the right to it).
+    Uvicorn would say so only after its start-up lines, once this command had said the game is
+    served there. Bound and let go as uvicorn binds it (reusing an address only a closed
+    connection still holds), so what passes here is what uvicorn can take a moment later."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as error:
+            reason = (error.strerror or str(error)).lower()
+            if error.errno == errno.EADDRINUSE:
+                reason += " (another server? --port chooses another)"
+            elif error.errno == errno.EACCES:
+                reason += " (ports below 1024 are the administrator's)"
+            raise UserError(f"cannot serve on {host}:{port}: {reason}") from None
 
 
 def _serve_workers(
