@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+
 from rich.text import Text
 from textual.coordinate import Coordinate
 from textual.widgets import Input, RichLog
@@ -252,6 +254,35 @@ async def test_the_log_wraps_its_lines_again_when_the_terminal_is_resized(storag
         await pilot.resize_terminal(120, 40)
         await pilot.pause()
         assert max(len(str(line.text).rstrip()) for line in log.lines) == wide
+
+
+async def test_a_terminal_too_narrow_for_the_sheets_scores_says_so_until_it_is_widened(
+    storage: Storage,
+) -> None:
+    app = make_app(storage, [1, 6, 3, 5, 3, 1], "Ann")
+    async with app.run_test(size=(60, 24)) as pilot:
+        await pilot.press("enter")
+        table = table_of(app)
+
+        def status() -> str:
+            return str(table.query_one("#status").render())
+
+        def drawn() -> str:
+            return html.unescape(app.export_screenshot()).replace("\xa0", " ")
+
+        widen = "widen it, or play with kismet play --plain"
+        assert "The sheet needs 74 columns (this terminal has 60)" in status() and widen in status()
+        assert "Round 1 · Ann's turn" in status()  # the rest of the status still shows
+        # At 73 columns the scores lose their last character; at 74 they show whole, and the line goes.
+        await pilot.resize_terminal(73, 24)
+        await pilot.pause()
+        assert "this terminal has 73" in status() and "63→35" not in drawn()
+        await pilot.resize_terminal(74, 24)
+        await pilot.pause()
+        assert widen not in status() and "63→35" in drawn()
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert widen not in status()
 
 
 async def test_whoever_an_entry_pushes_out_is_told_and_not_asked(storage: Storage) -> None:

@@ -121,11 +121,16 @@ def next_tier_cell(sheet: Sheet) -> str:
     return f"{needed}→{bonus(sheet.basic_total + needed)}"
 
 
+DICE_COLUMNS = 40
+"""The columns the dice (and the log under them) keep at least, beside the sheets (the tray's
+width and the left side's least width in kismet.tcss)."""
 LABEL_WIDTH = 23
 """The widest box label with its letter ("m Full House Same Color")."""
 COLUMN_WIDTH = 8
 """A player's column: a name of up to eight letters."""
 CELL_PADDING = 1
+SCROLL_BAR = 2
+"""The columns of the sheets' vertical scroll bar."""
 
 
 def sheet_width(players: int) -> int:
@@ -134,7 +139,18 @@ def sheet_width(players: int) -> int:
     >>> sheet_width(1)
     37
     """
-    return LABEL_WIDTH + 2 * CELL_PADDING + players * (COLUMN_WIDTH + 2 * CELL_PADDING) + 2
+    return LABEL_WIDTH + 2 * CELL_PADDING + players * (COLUMN_WIDTH + 2 * CELL_PADDING) + SCROLL_BAR
+
+
+def table_width() -> int:
+    """The fewest columns that show the dice and one sheet's scores whole: the sheet's scroll bar
+    and its last padding may fall off the screen (at 73 columns the scores lose their last
+    character, at 60 the players' columns do not show at all).
+
+    >>> table_width()
+    74
+    """
+    return DICE_COLUMNS + sheet_width(1) - SCROLL_BAR - CELL_PADDING
 
 
 def sheets_that_fit(width: int) -> int:

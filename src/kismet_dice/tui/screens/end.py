@@ -16,7 +16,7 @@ from kismet_dice.session import Session, narration
 from kismet_dice.session.win_chances import COURSE_TITLE, COURSE_X, COURSE_Y, Course, WinChances
 from kismet_dice.strategy import Computer, ComputerUnavailable, proficiency
 from kismet_dice.tui.screens.strategy import Compiling, Waiting, in_percents, telling
-from kismet_dice.tui.widgets import SheetView, sheet_width, sheets_that_fit
+from kismet_dice.tui.widgets import DICE_COLUMNS, SheetView, sheet_width, sheets_that_fit
 
 MORE_BELOW = "More below: ↓ or PgDn scrolls."
 
@@ -84,7 +84,7 @@ class EndScreen(Screen[None]):
     def redraw(self) -> None:
         game = self.session.game
         players = len(game.names)
-        fit = sheets_that_fit(self.size.width - 40)
+        fit = sheets_that_fit(self.size.width - DICE_COLUMNS)
         pages = -(-players // fit)
         self.page %= pages
         shown = tuple(range(self.page * fit, min(players, (self.page + 1) * fit)))

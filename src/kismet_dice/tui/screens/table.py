@@ -27,6 +27,7 @@ from kismet_dice.tui.screens.dialogs import (
 from kismet_dice.tui.screens.strategy import AdviceScreen, PreparingScreen
 from kismet_dice.tui.widgets import (
     BOX_OF_KEY,
+    DICE_COLUMNS,
     KEY_OF_BOX,
     DiceTray,
     DieView,
@@ -36,6 +37,7 @@ from kismet_dice.tui.widgets import (
     sheet_width,
     sheets_that_fit,
     show_text,
+    table_width,
 )
 
 
@@ -148,8 +150,8 @@ class TableScreen(Screen[None]):
     # --- drawing ------------------------------------------------------------------------
 
     def fitting(self) -> int:
-        """How many sheets fit beside the dice: the dice and the log keep 40 columns at least."""
-        return sheets_that_fit(self.size.width - 40)
+        """How many sheets fit beside the dice: the dice and the log keep their columns."""
+        return sheets_that_fit(self.size.width - DICE_COLUMNS)
 
     def shown_seats(self) -> tuple[int, ...]:
         """The seats whose sheets are shown: a page of them, the current player's at each turn."""
@@ -230,11 +232,18 @@ class TableScreen(Screen[None]):
             else:
                 action = f"no rolls left: {choose}"
         assisted = " · assisted" if self.session.assisted else ""
+        # In a narrower terminal the sheet is cut off at the right, and its scores with it.
+        narrow = (
+            f"The sheet needs {table_width()} columns (this terminal has {self.size.width}): "
+            "widen it, or play with kismet play --plain.\n"
+            if self.size.width < table_width()
+            else ""
+        )
         current = game.current_player
         assert current is not None
         needed = narration.bonus_needed(game.sheet(current))
         bonus_line = f"\nBonus: {needed}" if needed else ""
-        return f"Round {game.round} · {whose}{assisted}\n{action}{bonus_line}"
+        return f"{narrow}Round {game.round} · {whose}{assisted}\n{action}{bonus_line}"
 
     def _log(self, line: str) -> None:
         self.query_one(StoryLog).tell(line)
