@@ -142,15 +142,10 @@ def sheet_width(players: int) -> int:
     return LABEL_WIDTH + 2 * CELL_PADDING + players * (COLUMN_WIDTH + 2 * CELL_PADDING) + SCROLL_BAR
 
 
-def table_width() -> int:
-    """The fewest columns that show the dice and one sheet's scores whole: the sheet's scroll bar
-    and its last padding may fall off the screen (at 73 columns the scores lose their last
-    character, at 60 the players' columns do not show at all).
-
-    >>> table_width()
-    74
-    """
-    return DICE_COLUMNS + sheet_width(1) - SCROLL_BAR - CELL_PADDING
+TABLE_COLUMNS = DICE_COLUMNS + sheet_width(1) - SCROLL_BAR - CELL_PADDING
+"""The fewest columns that show the dice and one sheet's scores whole, 74: the sheet's scroll bar
+and its last padding may fall off the screen (at 73 columns the scores lose their last character,
+at 60 the players' columns do not show at all)."""
 
 
 def sheets_that_fit(width: int) -> int:

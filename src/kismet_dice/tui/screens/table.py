@@ -29,6 +29,7 @@ from kismet_dice.tui.widgets import (
     BOX_OF_KEY,
     DICE_COLUMNS,
     KEY_OF_BOX,
+    TABLE_COLUMNS,
     DiceTray,
     DieView,
     SheetView,
@@ -37,7 +38,6 @@ from kismet_dice.tui.widgets import (
     sheet_width,
     sheets_that_fit,
     show_text,
-    table_width,
 )
 
 
@@ -234,9 +234,9 @@ class TableScreen(Screen[None]):
         assisted = " · assisted" if self.session.assisted else ""
         # In a narrower terminal the sheet is cut off at the right, and its scores with it.
         narrow = (
-            f"The sheet needs {table_width()} columns (this terminal has {self.size.width}): "
+            f"The sheet needs {TABLE_COLUMNS} columns (this terminal has {self.size.width}): "
             "widen it, or play with kismet play --plain.\n"
-            if self.size.width < table_width()
+            if self.size.width < TABLE_COLUMNS
             else ""
         )
         current = game.current_player
