@@ -78,11 +78,29 @@ checks: $(READY_PLAY)
 # work here) and PostgreSQL's server binaries, from which the storage tests start a throwaway cluster.
 # One install for both, since make runs the steps beside each other: two apt-gets at once find apt's
 # lock taken, and one fails (on a machine with neither package, `make test` stopped there).
+# Another apt may hold that lock too (a new machine's first upgrades, say), and apt-get then fails
+# at once: `apt-get update`'s lock has no timeout to set. Each apt-get is tried again every 5 s while
+# apt's lock is what stops it, for up to APT_WAIT seconds, saying so once; any other failure ends
+# the step at once. (Its output is shown when it ends, since it is read for the lock's message.)
+APT_WAIT ?= 600
 packages:
-	missing=; \
+	@missing=; \
 	test -x /usr/lib/chromium/chromium-headless-shell || missing="$$missing chromium-headless-shell"; \
 	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$$missing postgresql"; \
-	test -z "$$missing" || (apt-get update && apt-get install -y $$missing)
+	test -z "$$missing" && exit 0; \
+	echo "Installing$$missing with apt-get"; \
+	apt_get() { \
+		waited=0; \
+		until said=$$(apt-get "$$@" 2>&1); do \
+			if ! echo "$$said" | grep -q "Could not get lock" || [ $$waited -ge $(APT_WAIT) ]; then \
+				echo "$$said"; return 1; \
+			fi; \
+			[ $$waited -gt 0 ] || echo "apt is busy (another install is running): waiting for it, up to $(APT_WAIT) s"; \
+			sleep 5; waited=$$((waited + 5)); \
+		done; \
+		echo "$$said"; \
+	}; \
+	apt_get update && apt_get install -y $$missing
 
 # A file's tests run in one worker, so each file's session fixtures (the solved table, the
 # distribution, a PostgreSQL cluster) are made once per worker that needs them.
