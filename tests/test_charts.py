@@ -114,5 +114,6 @@ def test_the_readme_chart_shows_forty_games_over_perfect_play(kismet_table: Stra
     bars = marks(svg, "bar")
     assert sum(int(bar.get("data-count", "")) for bar in bars) == 40
     assert len(marks(svg, "reference")) == 3
+    assert ">Sam's games</text>" in svg
     SHOTS.mkdir(exist_ok=True)
     (SHOTS / "stats-totals.svg").write_text(svg, encoding="utf-8")

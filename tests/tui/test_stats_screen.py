@@ -49,6 +49,8 @@ async def test_f4_shows_each_name_with_its_figures_and_charts(
         shown = html.unescape(app.export_screenshot()).replace("\xa0", " ")
         assert "Bob's totals" in shown
         assert "perfect play" in shown and "easy player" in shown
+        # The legend names whose games they are: the list holds every name, not only the reader's.
+        assert "Bob's games" in shown and "your games" not in shown
         await pilot.press("escape")
         assert isinstance(app.screen, StartScreen)
 

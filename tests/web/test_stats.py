@@ -79,6 +79,10 @@ def test_a_chart_is_svg_with_the_references_of_perfect_play(
     title = root.find("{http://www.w3.org/2000/svg}title")
     assert title is not None and NAME in str(title.text)
     assert [e for e in root.iter() if e.get("class") == "reference"]
+    # Anyone may open a name's page: the legend names that person, never "you".
+    legend = [str(e.text) for e in root.iter("{http://www.w3.org/2000/svg}text")]
+    assert (NAME if kind == "boxes" else f"{NAME}'s games") in legend
+    assert not [text for text in legend if text.lower().startswith("you")]
     if kind == "time":
         assert [int(e.get("data-value", "")) for e in root.iter() if e.get("class") == "point"] == totals
 

@@ -28,6 +28,16 @@ def chart_title(kind: ChartKind, name: str) -> str:
     }[kind]
 
 
+def own_name(kind: ChartKind, name: str) -> str:
+    """What a chart's legend calls the person's own series: their name, since the charts of every
+    name are shown to anyone (a site's page, the terminal's list of names), not only to its owner.
+
+    >>> own_name("totals", "Ann"), own_name("boxes", "Ann")
+    ("Ann's games", 'Ann')
+    """
+    return name if kind == "boxes" else f"{name}'s games"
+
+
 def reference_names(reference: Reference) -> dict[str, str]:
     """How each reference player is named in a legend."""
     return {level: level if level == PERFECT else f"{level} player" for level in reference.distributions}
@@ -42,11 +52,16 @@ def chart_svg(kind: ChartKind, player: PlayerStatistics, reference: Reference | 
         if reference is not None:
             names = reference_names(reference)
             references = {names[level]: probs for level, probs in reference.distributions.items()}
-        return charts.histogram(player.totals, title=title, references=references)
+        return charts.histogram(
+            player.totals, title=title, references=references, name=own_name(kind, player.name)
+        )
     if kind == "time":
         means = {f"{PERFECT}, mean": reference.perfect_mean} if reference is not None else {}
-        return charts.line_chart(player.totals, title=title, references=means)
+        own = own_name(kind, player.name)
+        return charts.line_chart(player.totals, title=title, references=means, name=own)
     labels = {box.name: box.label for box in Box}
     values = {labels[box]: mean for box, mean in player.box_mean.items()}
     marks = {labels[box]: mean for box, mean in reference.box_mean.items()} if reference is not None else {}
-    return charts.bar_chart(values, title=title, reference=marks, reference_name=PERFECT)
+    return charts.bar_chart(
+        values, title=title, name=own_name(kind, player.name), reference=marks, reference_name=PERFECT
+    )

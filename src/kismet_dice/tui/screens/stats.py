@@ -17,7 +17,7 @@ from textual_plotext import PlotextPlot
 
 from kismet_dice.rules import Box
 from kismet_dice.session import narration
-from kismet_dice.session.stat_charts import chart_title, reference_names
+from kismet_dice.session.stat_charts import chart_title, own_name, reference_names
 from kismet_dice.session.statistics import NO_FINISHED_GAMES, PlayerStatistics, Statistics, table_lines
 from kismet_dice.strategy import Computer
 from kismet_dice.strategy.reference import PERFECT, Reference
@@ -121,7 +121,7 @@ class StatsScreen(ModalScreen[None]):
                 [start + BIN / 2 for start in starts],
                 [bins[start] / player.games for start in starts],
                 width=0.8 * BIN,
-                label="your games",
+                label=own_name("totals", player.name),
             )
         if self.reference is not None:
             names = reference_names(self.reference)
@@ -144,7 +144,7 @@ class StatsScreen(ModalScreen[None]):
         plt.title(chart_title("time", player.name))
         games = list(range(1, len(player.totals) + 1))
         if player.totals:
-            plt.plot(games, list(player.totals), marker="dot", label="your games")
+            plt.plot(games, list(player.totals), marker="dot", label=own_name("time", player.name))
         if self.reference is not None and games:
             plt.hline(self.reference.perfect_mean)
             plt.text(f"{PERFECT}, mean {self.reference.perfect_mean:.1f}", 1, self.reference.perfect_mean)
@@ -159,16 +159,17 @@ class StatsScreen(ModalScreen[None]):
         plt.clear_figure()
         plt.title(chart_title("boxes", player.name))
         labels = [box.label for box in Box]
+        own = own_name("boxes", player.name)
         if player.box_mean:
             mine = [player.box_mean[box.name] for box in Box]
             if self.reference is not None:
                 perfect = [self.reference.box_mean[box.name] for box in Box]
                 # plotext takes ``labels`` (one per series); the wrapper's stub names it ``label``.
                 plt.multiple_bar(  # type: ignore[call-arg]
-                    labels, [mine, perfect], labels=["you", PERFECT], orientation="horizontal"
+                    labels, [mine, perfect], labels=[own, PERFECT], orientation="horizontal"
                 )
             else:
-                plt.bar(labels, mine, orientation="horizontal", label="you")
+                plt.bar(labels, mine, orientation="horizontal", label=own)
         plt.xlabel("Mean points")
         widget.refresh()
 
