@@ -171,6 +171,13 @@ def test_play_again_gives_the_host_new_invitations_and_moves_the_others_to_their
         for page in (ann, bob):
             expect(page.locator("#end")).to_be_visible()
             expect(page.locator("#totals li")).to_have_count(2)
+            # The higher total wins (both on a tie), said in the totals and over the winner's sheet.
+            ends = [int(total) for total in page.locator("#sheet .total").all_inner_texts()]
+            winners = [seat for seat, total in enumerate(ends) if total == max(ends)]
+            expect(page.locator("#totals li.winner .badge")).to_have_text(["wins"] * len(winners))
+            badges = page.locator("#sheet thead th .badge")
+            expect(badges).to_have_text(["winner"] * len(winners))
+            expect(page.locator(f"#sheet thead th[data-seat='{winners[0]}'] .badge")).to_have_text("winner")
             expect(page.locator("#play-again")).to_be_visible()
 
         ann.click("#play-again")

@@ -5,7 +5,7 @@
 import * as api from "../api.js";
 import { el, replace } from "../dom.js";
 import { remember } from "../games.js";
-import { levelNote } from "./state.js";
+import { levelNote, namedWinner } from "./state.js";
 
 export function endPanel(page, actions) {
   const totals = el("ol", { id: "totals", class: "totals" });
@@ -39,7 +39,7 @@ export function endPanel(page, actions) {
           el("span", { class: "rank", "aria-hidden": "true" }, `${ranked.filter((other) => other.total > player.total).length + 1}.`),
           el("span", { class: "player-name" }, player.name),
           el("span", { class: "points" }, player.total),
-          state.winners.includes(player.seat) ? el("strong", { class: "badge" }, "wins") : null,
+          namedWinner(state, player.seat) ? el("strong", { class: "badge" }, "wins") : null,
         ),
       ),
     );

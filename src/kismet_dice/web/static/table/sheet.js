@@ -4,7 +4,7 @@
 // marked, and a box just filled pops once.
 
 import { el, replace } from "../dom.js";
-import { BOX_KEYS, connected, levelNote, mine } from "./state.js";
+import { BOX_KEYS, connected, levelNote, mine, namedWinner } from "./state.js";
 
 export function sheetPanel(page, actions) {
   const wrap = el("div", { class: "sheet-wrap", id: "sheet-wrap" });
@@ -95,7 +95,7 @@ export function sheetPanel(page, actions) {
           player.seat === page.seat ? el("span", { class: "you" }, " (you)") : null,
           el("br"),
           presence(player, here),
-          state.over && state.winners.includes(player.seat) ? el("span", { class: "badge" }, "winner") : null,
+          state.over && namedWinner(state, player.seat) ? el("span", { class: "badge" }, "winner") : null,
         ),
       ),
     );

@@ -37,6 +37,11 @@ export function openBoxes(page) {
 
 export const canScore = (page) => mine(page) && page.state.dice.length > 0;
 
+// Whether the end calls this seat's player the winner in words. A game of one has no one to beat:
+// its result says what the player scored, and no badge says "wins" (the column is still drawn
+// as a winner's, the end's colours).
+export const namedWinner = (state, seat) => state.players.length > 1 && state.winners.includes(seat);
+
 // " (computer, hard)" after a computer's name, unless the name says its level already (the server's
 // `described` is the name with it).
 export const levelNote = (player) => player.described.slice(player.name.length);
