@@ -285,6 +285,27 @@ async def test_a_terminal_too_narrow_for_the_sheets_scores_says_so_until_it_is_w
         assert widen not in status()
 
 
+async def test_the_end_too_says_when_the_terminal_is_too_narrow_for_the_final_sheets(
+    storage: Storage,
+) -> None:
+    session = finished_two_player_game(storage)
+    app = make_app(storage, [])
+    async with app.run_test(size=(60, 24)) as pilot:
+        app.push_screen(EndScreen(session, None))
+        await pilot.pause()
+        narrow = app.screen.query_one("#narrow")
+
+        def drawn() -> str:
+            return html.unescape(app.export_screenshot()).replace("\xa0", " ")
+
+        # Ann's Kismet section (141) is on her sheet alone: cut off at 60 columns, whole at 74.
+        assert narrow.display and "need 74 columns (this terminal has 60)" in str(narrow.render())
+        assert "141" not in drawn()
+        await pilot.resize_terminal(74, 24)
+        await pilot.pause()
+        assert not narrow.display and "141" in drawn()
+
+
 async def test_whoever_an_entry_pushes_out_is_told_and_not_asked(storage: Storage) -> None:
     session = finished_two_player_game(storage)
     ann, bob = hall_with_one_place_between(storage, session)

@@ -16,7 +16,7 @@ from kismet_dice.session import Session, narration
 from kismet_dice.session.win_chances import COURSE_TITLE, COURSE_X, COURSE_Y, Course, WinChances
 from kismet_dice.strategy import Computer, ComputerUnavailable, proficiency
 from kismet_dice.tui.screens.strategy import Compiling, Waiting, in_percents, telling
-from kismet_dice.tui.widgets import DICE_COLUMNS, SheetView, sheet_width, sheets_that_fit
+from kismet_dice.tui.widgets import DICE_COLUMNS, TABLE_COLUMNS, SheetView, sheet_width, sheets_that_fit
 
 MORE_BELOW = "More below: ↓ or PgDn scrolls."
 
@@ -52,6 +52,7 @@ class EndScreen(Screen[None]):
                 for seat, name in sorted(enumerate(game.names), key=lambda each: -game.total(each[0]))
             )
             yield Static(totals, id="totals")
+            yield Static("", id="narrow")
             yield Static("\n".join(self.session.standings()), id="standings")
             if self.session.assisted and self.session.humans:
                 yield Static(narration.ASSISTED, id="assisted")
@@ -94,6 +95,13 @@ class EndScreen(Screen[None]):
         hint = self.query_one("#sheet-hint", Static)
         hint.display = len(shown) < players
         hint.update(f"{len(shown)} of {players} sheets · s shows the others")
+        # As at the table: in a narrower terminal the sheets' scores are cut off at the right.
+        narrow = self.query_one("#narrow", Static)
+        narrow.display = self.size.width < TABLE_COLUMNS
+        narrow.update(
+            f"The final sheets need {TABLE_COLUMNS} columns (this terminal has {self.size.width}): "
+            "widen it to see their scores."
+        )
         self.call_after_refresh(self.tell_more)
 
     def tell_more(self) -> None:
