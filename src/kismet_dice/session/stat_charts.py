@@ -47,21 +47,17 @@ def chart_svg(kind: ChartKind, player: PlayerStatistics, reference: Reference | 
     """The chart ``kind`` of ``player``'s unassisted games as SVG; without ``reference``, no
     reference lines (the strategy table is not at hand)."""
     title = chart_title(kind, player.name)
+    own = own_name(kind, player.name)
     if kind == "totals":
         references = {}
         if reference is not None:
             names = reference_names(reference)
             references = {names[level]: probs for level, probs in reference.distributions.items()}
-        return charts.histogram(
-            player.totals, title=title, references=references, name=own_name(kind, player.name)
-        )
+        return charts.histogram(player.totals, title=title, references=references, name=own)
     if kind == "time":
         means = {f"{PERFECT}, mean": reference.perfect_mean} if reference is not None else {}
-        own = own_name(kind, player.name)
         return charts.line_chart(player.totals, title=title, references=means, name=own)
     labels = {box.name: box.label for box in Box}
     values = {labels[box]: mean for box, mean in player.box_mean.items()}
     marks = {labels[box]: mean for box, mean in reference.box_mean.items()} if reference is not None else {}
-    return charts.bar_chart(
-        values, title=title, name=own_name(kind, player.name), reference=marks, reference_name=PERFECT
-    )
+    return charts.bar_chart(values, title=title, name=own, reference=marks, reference_name=PERFECT)
