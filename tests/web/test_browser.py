@@ -91,6 +91,12 @@ def test_a_whole_solo_game_by_clicking_to_the_hall_of_fame(
         expect(page.locator("#hall tbody tr")).to_have_count(1)
         expect(page.locator("#hall tbody tr td").nth(1)).to_have_text("Ann the Bold")
         expect(page.locator("#hall tbody tr td").nth(2)).to_have_text(total)
+        # On a phone the date and the time each stay on one line (one box each, not broken at a hyphen).
+        page.set_viewport_size({"width": 390, "height": 844})
+        when = page.locator("#hall tbody td.when span")
+        expect(when).to_have_count(2)
+        assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d", page.locator("#hall tbody td.when").inner_text())
+        assert when.evaluate_all("spans => spans.map((span) => span.getClientRects().length)") == [1, 1]
         assert errors == []
 
 

@@ -3,11 +3,13 @@
 import { hall } from "./api.js";
 import { el } from "./dom.js";
 
-// As the terminal shows it: YYYY-MM-DD HH:MM, local time.
+// As the terminal shows it: YYYY-MM-DD HH:MM, local time. The date and the time each stay whole:
+// in a narrow column (a phone's) the line breaks between them, not after a hyphen of the date.
 const two = (n) => String(n).padStart(2, "0");
 function when(iso) {
   const d = new Date(iso);
-  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
+  const date = `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}`;
+  return [el("span", {}, date), " ", el("span", {}, `${two(d.getHours())}:${two(d.getMinutes())}`)];
 }
 
 export async function showHall(main) {
@@ -28,7 +30,7 @@ export async function showHall(main) {
                 el("td", {}, entry.rank),
                 el("td", { class: "player-name" }, entry.name),
                 el("td", {}, entry.total),
-                el("td", {}, when(entry.date)),
+                el("td", { class: "when" }, when(entry.date)),
                 el("td", {}, entry.players),
               ),
             ),
