@@ -638,6 +638,20 @@ def _packed(chances, masks, pair_first, base, weights, pairs, into):  # type: ig
 
 
 @jit(nogil=True, cache=True, error_model="numpy")
+def _landing(row_of, same, out):  # type: ignore[no-untyped-def]
+    """``out[mask, total]``: where a position's mass lands (see :func:`_carry`), its stand-in's row
+    (``row_of[mask, same[mask, total]]``) times 128 plus how far its total lies above the
+    stand-in's, or -1 where the root leads to no stand-in there. One pass, writing each once: in
+    NumPy (a gather, then four passes over its result) it took 0.2-0.3 s of a fresh process's
+    pass, most of it finding the pages of the arrays it made."""
+    for mask in range(same.shape[0]):
+        rows, stand_ins, into = row_of[mask], same[mask], out[mask]
+        for total in range(same.shape[1]):
+            row = rows[stand_ins[total]]
+            into[total] = -1 if row < 0 else row * 128 + total - stand_ins[total]
+
+
+@jit(nogil=True, cache=True, error_model="numpy")
 def _carry(  # type: ignore[no-untyped-def]
     totals, rows, vectors, begin, end, chance_of, weights, pairs, ranges, pair_points, basic, cap,
     landing, afters, to_rows, to_vectors, spans_only,
@@ -889,7 +903,10 @@ def _stand_ins(rules: RuleSet) -> IntArray:
     reachable = reachable_totals(rules)
     for subset, equivalent in equivalent_totals(rules).items():
         by_subset[subset, reachable[subset]] = equivalent
-    same: IntArray = by_subset[np.arange(1 << len(rules.boxes)) & basic_bits]
+    # Into small pages (see :func:`_work_block`): gathered into fresh huge pages, this took 0.04-0.2 s.
+    same: IntArray = _work_block(len(by_subset[0]) << len(rules.boxes)).view(np.intp)
+    same = same.reshape(-1, len(by_subset[0]))
+    np.take(by_subset, np.arange(1 << len(rules.boxes)) & basic_bits, axis=0, out=same, mode="clip")
     same.flags.writeable = False  # shared by every caller
     return same
 
@@ -939,31 +956,27 @@ def forward(
 
     Layer by layer: the turns of every position that carries probability (in chunks shared by the
     threads), then the spans of the next layer's vectors, then the vectors carried into them (each
-    run of target masks by one thread: no two threads write to one vector). Its first loop is the
-    endings' (:func:`kernel.endings`), which waits for the loops compiled ahead, if any."""
+    run of target masks by one thread: no two threads write to one vector). Its loops wait for
+    those compiled ahead, if any."""
     rules = table.rules
     values = table.values
     tables = kernel.tables_of(rules)
     boxes = len(rules.boxes)
-    width = rules.cap + 1
     root_mask, root_total, root_points = root
     root_filled = root_mask.bit_count()
     same = _stand_ins(rules)
-    row_of = np.full((1 << boxes, width), -1, dtype=np.intp)
+    # Two arrays as large as the table, in small pages (see :func:`_work_block`): each was fresh
+    # memory in huge pages, found anew in every pass.
+    row_of = _work_block(same.size).view(np.intp).reshape(same.shape)
+    row_of.fill(-1)
     plans = _plans(rules, root_mask, root_total)
     for masks, totals in plans.values():
         row_of[masks, totals] = np.arange(len(masks))
-    # Where a position's mass lands: its stand-in's row, and how far its total lies above the stand-in's.
     if rules.cap >= 128:
         raise ValueError("the forward pass packs a total in 7 bits")
-    # In place: each array as large as the table is fresh memory, its pages found anew (five of
-    # them took 0.03 s).
-    landing = np.take_along_axis(row_of, same, axis=1)
-    missing = landing < 0
-    landing *= 128
-    landing += np.arange(width)
-    landing -= same
-    landing[missing] = -1
+    compiled.await_ahead(compiled.FORWARD)  # compiled by another process, the first time on a machine
+    landing = _work_block(same.size).view(np.intp).reshape(same.shape)
+    _landing(row_of, same, landing)
     shift = root_total - int(same[root_mask, root_total])
     start = _Layer.unspanned(1)
     start[0, 1:] = shift
