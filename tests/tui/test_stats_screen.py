@@ -73,8 +73,33 @@ async def test_with_no_finished_games_the_screen_says_so_whole_at_80x24(storage:
             shown_whole(screen.query_one("#stats-none"), screen.query_one("#stats-dialog"))
             == NO_FINISHED_GAMES
         )
+        # No strategy table in this home: no chart of the computer players either (nothing is solved).
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert not screen.query_one("#chart-totals").display
         await pilot.press("f4")
         assert isinstance(app.screen, StartScreen)
+
+
+@pytest.mark.usefixtures("charts_reference")
+async def test_with_no_finished_games_the_screen_shows_what_there_is_to_aim_at(
+    storage: Storage, kismet_table: StrategyTable
+) -> None:
+    made = reference(kismet_table)
+    app = KismetApp(storage, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f4")
+        screen = app.screen
+        assert isinstance(screen, StatsScreen)
+        screen.make_reference = lambda progress: made
+        screen.load_reference()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert screen.query_one("#chart-totals").display
+        shown = html.unescape(app.export_screenshot()).replace("\xa0", " ")
+        assert NO_FINISHED_GAMES.split(":")[0] in shown
+        assert "What perfect play and the computer players score" in shown
+        assert "perfect play" in shown and "medium player" in shown and "easy player" in shown
 
 
 async def test_at_80x24_every_line_of_the_figures_shows_whole(storage: Storage) -> None:

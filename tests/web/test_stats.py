@@ -24,6 +24,8 @@ from tests.support.web import QueuedDice, client
 
 pytestmark = pytest.mark.timeout(600)
 NAME = 'Ann <b>"&'
+IDLE = {"playing": False, "progress": None, "available": True}
+"""What the server says of the games the charts compare with when it has the table and plays none."""
 
 
 @pytest.fixture
@@ -94,6 +96,22 @@ def test_a_chart_of_an_unknown_kind_or_name_is_refused(tmp_path: Path, totals: l
 
 
 @pytest.mark.usefixtures("charts_reference")
+def test_the_page_before_any_finished_game_shows_what_there_is_to_aim_at(
+    browser: Pages, tmp_path: Path, computer: Computer
+) -> None:
+    with served(tmp_path, seed=1, computer=computer) as address:
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.goto(address + "/stats")
+        expect(page.locator("#stats")).to_have_text("No game has been played to the end here yet.")
+        chart = page.locator("#reference-chart svg#chart-reference")
+        expect(chart).to_be_visible(timeout=180_000)
+        expect(chart).to_have_attribute("aria-label", re.compile("^Totals of perfect play"))
+        expect(chart.locator(".reference")).to_have_count(3)
+        assert serious(page) == []
+        page.close()
+
+
+@pytest.mark.usefixtures("charts_reference")
 def test_the_pages_show_the_figures_and_the_charts_accessibly(
     browser: Pages, tmp_path: Path, totals: list[int], computer: Computer
 ) -> None:
@@ -134,13 +152,39 @@ def test_the_pages_show_the_figures_and_the_charts_accessibly(
         page.close()
 
 
+@pytest.mark.usefixtures("charts_reference")
+def test_before_any_finished_game_the_reference_chart_shows_the_computer_players_totals_alone(
+    tmp_path: Path, computer: Computer
+) -> None:
+    with client(tmp_path, QueuedDice(), computer) as web:
+        assert web.get("/api/stats").json() == {"players": []}
+        assert web.get("/api/chart-reference").json()["available"] is True
+        answer = web.get("/api/chart-reference/totals.svg")
+    assert answer.status_code == 200 and answer.headers["content-type"].startswith("image/svg+xml")
+    root = ET.fromstring(answer.text)
+    title = root.find("{http://www.w3.org/2000/svg}title")
+    assert title is not None and title.text == "What perfect play and the computer players score"
+    assert not [e for e in root.iter() if e.get("class") == "bar"]  # no one's games
+    lines = [e.get("data-name") for e in root.iter() if e.get("class") == "reference"]
+    assert lines == ["perfect play", "medium player", "easy player"]
+
+
+def test_without_the_strategy_table_there_is_no_reference_chart_and_the_page_is_told(tmp_path: Path) -> None:
+    with client(tmp_path, QueuedDice()) as web:  # a home where nothing is solved
+        known = web.get("/api/chart-reference").json()
+        answer = web.get("/api/chart-reference/totals.svg")
+    assert known == {"playing": False, "progress": None, "available": False}
+    assert answer.status_code == 503
+    assert answer.json() == {"error": "the strategy table is not on this server yet"}
+
+
 def test_while_a_chart_waits_for_the_games_it_compares_with_the_server_says_how_far_they_are(
     tmp_path: Path, totals: list[int], computer: Computer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     held = HeldReference(1100)  # in this test's home, where no games are stored
     monkeypatch.setattr(strategy_computer, "reference", held)
     with client(tmp_path, QueuedDice(), computer) as web, ThreadPoolExecutor(1) as pool:
-        assert web.get("/api/chart-reference").json() == {"playing": False, "progress": None}
+        assert web.get("/api/chart-reference").json() == IDLE
         assert web.get("/api/words").json()["playing_reference"] == narration.playing_reference("this server")
         drawn = pool.submit(web.get, f"/api/stats/{NAME}/chart/totals.svg")
         try:
@@ -150,7 +194,7 @@ def test_while_a_chart_waits_for_the_games_it_compares_with_the_server_says_how_
         finally:
             held.go.set()
         assert drawn.result(timeout=60).status_code == 200
-        assert web.get("/api/chart-reference").json() == {"playing": False, "progress": None}
+        assert web.get("/api/chart-reference").json() == IDLE
 
 
 def test_a_page_waiting_for_its_charts_shows_how_far_the_games_they_compare_with_are(

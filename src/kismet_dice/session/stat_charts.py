@@ -28,6 +28,10 @@ def chart_title(kind: ChartKind, name: str) -> str:
     }[kind]
 
 
+REFERENCE_TITLE = "What perfect play and the computer players score"
+"""The title of the chart of the references alone, shown where there are no finished games yet."""
+
+
 def own_name(kind: ChartKind, name: str) -> str:
     """What a chart's legend calls the person's own series: their name, since the charts of every
     name are shown to anyone (a site's page, the terminal's list of names), not only to its owner.
@@ -61,3 +65,11 @@ def chart_svg(kind: ChartKind, player: PlayerStatistics, reference: Reference | 
     values = {labels[box]: mean for box, mean in player.box_mean.items()}
     marks = {labels[box]: mean for box, mean in reference.box_mean.items()} if reference is not None else {}
     return charts.bar_chart(values, title=title, name=own, reference=marks, reference_name=PERFECT)
+
+
+def reference_svg(reference: Reference) -> str:
+    """The totals of perfect play and of the medium and easy players alone, as SVG: what statistics
+    with no finished game yet show, something to aim at."""
+    names = reference_names(reference)
+    references = {names[level]: probs for level, probs in reference.distributions.items()}
+    return charts.histogram((), title=REFERENCE_TITLE, references=references)

@@ -67,6 +67,11 @@ class ChartReference:
         """The share of the games played (0 to 1) while they are played; ``None`` otherwise."""
         return self._progress
 
+    @property
+    def available(self) -> bool:
+        """Whether the strategy table is on this machine, so :meth:`get` gives a reference."""
+        return self.computer.stored
+
     def get(self) -> Reference | None:
         """The reference, made now if need be (blocking: from a worker thread); ``None`` where the
         strategy table is not on this machine (a chart is then drawn without it, not after a solve)."""

@@ -408,6 +408,11 @@ class ChartReferenceView(View):
         "they are, a chart's answer comes once they are done"
     )
     progress: float | None = Field(default=None, description="while playing, the share played (0 to 1)")
+    available: bool = Field(
+        default=False,
+        description="whether the strategy table is on this server, so the charts can compare with "
+        "those games (without it they show a person's games alone, and no chart of them alone is drawn)",
+    )
 
 
 class RateView(View):

@@ -17,7 +17,7 @@ from textual_plotext import PlotextPlot
 
 from kismet_dice.rules import Box
 from kismet_dice.session import narration
-from kismet_dice.session.stat_charts import chart_title, own_name, reference_names
+from kismet_dice.session.stat_charts import REFERENCE_TITLE, chart_title, own_name, reference_names
 from kismet_dice.session.statistics import NO_FINISHED_GAMES, PlayerStatistics, Statistics, table_lines
 from kismet_dice.strategy import Computer
 from kismet_dice.strategy.reference import PERFECT, Reference
@@ -52,13 +52,19 @@ class StatsScreen(ModalScreen[None]):
         # leaves on an 80-column terminal.
         with Vertical(classes="dialog", id="stats-dialog"):
             yield Label("Statistics", classes="dialog-title")
-            if self.chosen is None:
+            if self.chosen is not None:
+                yield Static("", id="stats-figures")
+            else:
                 yield Static(NO_FINISHED_GAMES, id="stats-none")
-                return
-            yield Static("", id="stats-figures")
             playing = Static("", id="stats-reference")
             playing.display = False  # while the reference games are played, the first time
             yield playing
+            if self.chosen is None:
+                # What there is to aim at, once the reference is there (where the table is).
+                aim = PlotextPlot(id="chart-totals")
+                aim.display = False
+                yield aim
+                return
             with Horizontal(id="stats-body"):
                 yield OptionList(*(player.name for player in self.found.players), id="stats-names")
                 with TabbedContent(id="stats-charts"):
@@ -72,7 +78,7 @@ class StatsScreen(ModalScreen[None]):
     def on_mount(self) -> None:
         if self.chosen is not None:
             self.show(self.chosen)
-            self.load_reference()
+        self.load_reference()
 
     @work(thread=True, exclusive=True)
     def load_reference(self) -> None:
@@ -93,6 +99,9 @@ class StatsScreen(ModalScreen[None]):
         self.reference = made
         if self.chosen is not None:
             self.show(self.chosen)
+        else:
+            self.query_one("#chart-totals").display = True
+            self.draw_totals(None)
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         self.chosen = self.found.players[event.option_index]
@@ -104,13 +113,14 @@ class StatsScreen(ModalScreen[None]):
         self.draw_time(player)
         self.draw_boxes(player)
 
-    def draw_totals(self, player: PlayerStatistics) -> None:
+    def draw_totals(self, player: PlayerStatistics | None) -> None:
+        """The person's totals over the references', or without a person the references' alone."""
         widget = self.query_one("#chart-totals", PlotextPlot)
         plt = widget.plt
         plt.clear_data()
         plt.clear_figure()
-        plt.title(chart_title("totals", player.name))
-        if player.totals:
+        plt.title(REFERENCE_TITLE if player is None else chart_title("totals", player.name))
+        if player is not None and player.totals:
             low = min(player.totals) // BIN * BIN
             bins: dict[int, int] = {}
             for total in player.totals:

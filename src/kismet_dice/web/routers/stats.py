@@ -13,8 +13,9 @@ from typing import Any
 from fastapi import APIRouter
 from fastapi.responses import HTMLResponse, Response
 
-from kismet_dice.session.stat_charts import ChartKind, chart_svg
+from kismet_dice.session.stat_charts import ChartKind, chart_svg, reference_svg
 from kismet_dice.session.statistics import NoGames, PlayerStatistics, Statistics, statistics
+from kismet_dice.strategy import ComputerUnavailable
 from kismet_dice.web.deps import Service
 from kismet_dice.web.errors import RESPONSES
 from kismet_dice.web.routers.pages import index_page
@@ -70,13 +71,29 @@ async def player_chart(name: str, kind: ChartKind, service: Service) -> Response
     return Response(chart_svg(kind, player, found), media_type=SVG_TYPE)
 
 
+@router.get(
+    "/api/chart-reference/totals.svg",
+    response_class=Response,
+    responses={200: {"content": {SVG_TYPE: {}}}},
+)
+async def reference_chart(service: Service) -> Response:
+    """The totals of perfect play and the medium and easy players alone, as SVG (what the statistics
+    page shows before any game is finished); 503 while the strategy table is not on this server."""
+    found = await asyncio.to_thread(service.chart_reference.get)
+    if found is None:
+        raise ComputerUnavailable("the strategy table is not on this server yet")
+    return Response(reference_svg(found), media_type=SVG_TYPE)
+
+
 @router.get("/api/chart-reference")
 async def chart_reference(service: Service) -> ChartReferenceView:
     """Whether the games the charts compare with are being played (the first time on a server), and
     how far: a page waiting for its charts says so."""
     progress = service.chart_reference.progress
     return ChartReferenceView(
-        playing=progress is not None, progress=None if progress is None else round(progress, 3)
+        playing=progress is not None,
+        progress=None if progress is None else round(progress, 3),
+        available=service.chart_reference.available,
     )
 
 

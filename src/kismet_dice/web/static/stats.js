@@ -40,14 +40,28 @@ export async function showStats(main) {
           ),
         )
       : el("p", { id: "stats" }, "No game has been played to the end here yet.");
+    // Before any game is finished, what there is to aim at: the totals of perfect play and of the
+    // computer's medium and easy players (where the server has the strategy table to play them).
+    const known = players.length ? null : await chartReference().catch(() => null);
+    const aim = known && known.available ? referenceFigure() : null;
     main.replaceChildren(
       el("h1", {}, "Statistics"),
       el("p", {}, "Finished games of people; games played with the computer's advice are counted apart."),
       body,
+      ...(aim ? [aim] : []),
     );
+    if (aim) tellWhileDrawing([aim]);
   } catch (failure) {
     main.replaceChildren(el("h1", {}, "Statistics"), el("p", { class: "error" }, failure.message));
   }
+}
+
+const REFERENCE_CAPTION = "Totals of perfect play and the medium and easy players: what there is to aim at";
+
+function referenceFigure() {
+  const figure = el("figure", { class: "chart", id: "reference-chart" }, el("p", { class: "drawing" }, "Drawing the chart…"), el("figcaption", {}, REFERENCE_CAPTION));
+  chart(figure, "/api/chart-reference/totals.svg", "reference", REFERENCE_CAPTION);
+  return figure;
 }
 
 const CHARTS = [
