@@ -7,6 +7,7 @@ import html
 
 import pytest
 from textual.geometry import Region
+from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Static
 
@@ -14,11 +15,20 @@ from kismet_dice.session import narration
 from kismet_dice.session.statistics import NO_FINISHED_GAMES, table_lines
 from kismet_dice.storage import Storage
 from kismet_dice.strategy import StrategyTable
-from kismet_dice.strategy.reference import reference
+from kismet_dice.strategy.reference import Reference, reference
 from kismet_dice.tui.app import KismetApp
 from kismet_dice.tui.screens.start import StartScreen
 from kismet_dice.tui.screens.stats import StatsScreen
 from tests.support.stats import TOP_DOWN, HeldReference, store_game, total
+
+
+async def opened(pilot: Pilot[None], made: Reference) -> StatsScreen:
+    """The statistics, opened with F4 from the start screen, making ``made`` as their reference."""
+    await pilot.press("f4")
+    screen = pilot.app.screen
+    assert isinstance(screen, StatsScreen)
+    screen.make_reference = lambda progress: made
+    return screen
 
 
 @pytest.mark.usefixtures("charts_reference")
@@ -30,10 +40,7 @@ async def test_f4_shows_each_name_with_its_figures_and_charts(
     made = reference(kismet_table)
     app = KismetApp(storage, pace=0)
     async with app.run_test(size=(140, 45)) as pilot:
-        await pilot.press("f4")
-        screen = app.screen
-        assert isinstance(screen, StatsScreen)
-        screen.make_reference = lambda progress: made
+        screen = await opened(pilot, made)
         figures = screen.query_one("#stats-figures")
         assert str(figures.render()).startswith("Ann: 1 game(s)")
         assert f"best {ann}" in str(figures.render())
@@ -88,10 +95,7 @@ async def test_with_no_finished_games_the_screen_shows_what_there_is_to_aim_at(
     made = reference(kismet_table)
     app = KismetApp(storage, pace=0)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("f4")
-        screen = app.screen
-        assert isinstance(screen, StatsScreen)
-        screen.make_reference = lambda progress: made
+        screen = await opened(pilot, made)
         screen.load_reference()
         await app.workers.wait_for_complete()
         await pilot.pause()
