@@ -157,6 +157,15 @@ def sheets_that_fit(width: int) -> int:
     return max(1, (width - sheet_width(0)) // (COLUMN_WIDTH + 2 * CELL_PADDING))
 
 
+def sheets_hint(shown: int, players: int) -> str:
+    """What the table and the end say above the sheets when only some of them fit.
+
+    >>> sheets_hint(1, 3)
+    '1 of 3 sheets · s shows the others'
+    """
+    return f"{shown} of {players} sheets · s shows the others"
+
+
 class SheetView(DataTable[Text]):
     """Some or all players' sheets side by side, one row per box, with subtotals and totals.
 

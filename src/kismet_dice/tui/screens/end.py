@@ -16,7 +16,14 @@ from kismet_dice.session import Session, narration
 from kismet_dice.session.win_chances import COURSE_TITLE, COURSE_X, COURSE_Y, Course, WinChances
 from kismet_dice.strategy import Computer, ComputerUnavailable, proficiency
 from kismet_dice.tui.screens.strategy import Compiling, Waiting, in_percents, telling
-from kismet_dice.tui.widgets import DICE_COLUMNS, TABLE_COLUMNS, SheetView, sheet_width, sheets_that_fit
+from kismet_dice.tui.widgets import (
+    DICE_COLUMNS,
+    TABLE_COLUMNS,
+    SheetView,
+    sheet_width,
+    sheets_hint,
+    sheets_that_fit,
+)
 
 MORE_BELOW = "More below: ↓ or PgDn scrolls."
 
@@ -94,7 +101,7 @@ class EndScreen(Screen[None]):
         self.query_one(SheetView).show(game.names, sheets, None, {}, shown=shown)
         hint = self.query_one("#sheet-hint", Static)
         hint.display = len(shown) < players
-        hint.update(f"{len(shown)} of {players} sheets · s shows the others")
+        hint.update(sheets_hint(len(shown), players))
         # As at the table: in a narrower terminal the sheets' scores are cut off at the right.
         narrow = self.query_one("#narrow", Static)
         narrow.display = self.size.width < TABLE_COLUMNS

@@ -36,6 +36,7 @@ from kismet_dice.tui.widgets import (
     Status,
     StoryLog,
     sheet_width,
+    sheets_hint,
     sheets_that_fit,
     show_text,
 )
@@ -185,7 +186,7 @@ class TableScreen(Screen[None]):
         hint = self.query_one("#sheet-hint", Static)
         hint.display = len(shown) < players
         if len(shown) < players:
-            show_text(hint, f"{len(shown)} of {players} sheets · s shows the others")
+            show_text(hint, sheets_hint(len(shown), players))
         choice = self.query_one("#choice", Static)
         if choice.display != (self.chosen is not None):
             # The log gets shorter or taller: keep its latest line in view.
