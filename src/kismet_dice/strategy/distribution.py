@@ -898,15 +898,14 @@ def _stand_ins(rules: RuleSet) -> IntArray:
     once per process and rule set (every pass asks; do not change it)."""
     # The stand-in depends on the filled Basic boxes only: a row for each set of them, then each
     # mask reads its own (the solver's layers one by one, every mask again, took 0.12 s).
-    basic_bits = rules.basic_mask
-    by_subset = np.tile(np.arange(rules.cap + 1, dtype=np.intp), (basic_bits + 1, 1))
+    basic_bits, masks, width = rules.basic_mask, 1 << len(rules.boxes), rules.cap + 1
+    by_subset = np.tile(np.arange(width, dtype=np.intp), (basic_bits + 1, 1))
     reachable = reachable_totals(rules)
     for subset, equivalent in equivalent_totals(rules).items():
         by_subset[subset, reachable[subset]] = equivalent
     # Into small pages (see :func:`_work_block`): gathered into fresh huge pages, this took 0.04-0.2 s.
-    same: IntArray = _work_block(len(by_subset[0]) << len(rules.boxes)).view(np.intp)
-    same = same.reshape(-1, len(by_subset[0]))
-    np.take(by_subset, np.arange(1 << len(rules.boxes)) & basic_bits, axis=0, out=same, mode="clip")
+    same: IntArray = _work_block(masks * width).view(np.intp).reshape(masks, width)
+    np.take(by_subset, np.arange(masks) & basic_bits, axis=0, out=same, mode="clip")
     same.flags.writeable = False  # shared by every caller
     return same
 
