@@ -96,6 +96,30 @@ async def test_arrows_and_enter_score_the_highlighted_box(storage: Storage) -> N
         assert table_of(app).session.game.sheet(0)[Box.STRAIGHT] == 30
 
 
+async def test_arrows_pass_over_filled_boxes_while_dice_are_on_the_table(storage: Storage) -> None:
+    # The roll-off's one die (drawn even alone), then Twos and Threes filled in the first two
+    # turns; the third roll could go in any other box.
+    app = make_app(storage, [1] + [2, 2, 2, 4, 5] + [3, 3, 3, 4, 5] + [1, 2, 3, 4, 6])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter", "space", *KEY_OF_BOX[Box.TWOS] * 2)
+        await pilot.press("space", *KEY_OF_BOX[Box.THREES] * 2)
+        sheets = app.screen.query_one(SheetView)
+        sheets.point_at(Box.ONES)
+        await pilot.pause()
+        await pilot.press("down")  # before the roll: row by row, onto the filled Twos
+        assert sheets.box_at_cursor() is Box.TWOS
+        await pilot.press("space", "down")
+        assert sheets.box_at_cursor() is Box.FOURS
+        await pilot.press("up")
+        assert sheets.box_at_cursor() is Box.ONES
+        assert table_of(app).chosen is Box.ONES
+        sheets.point_at(Box.KISMET)  # the last box: below it, the totals, row by row
+        await pilot.pause()
+        await pilot.press("down")
+        assert sheets.box_at_cursor() is None
+        assert sheets.cursor_row == len(Box)
+
+
 async def test_clicking_a_die_holds_it_and_clicking_a_box_twice_scores(storage: Storage) -> None:
     app = make_app(storage, [1, 6, 6, 1, 2, 3, 6, 6, 6])
     async with app.run_test(size=(80, 24)) as pilot:

@@ -178,6 +178,7 @@ class SheetView(DataTable[Text]):
         super().__init__(cursor_type="row", zebra_stripes=False, id="sheets")
         self._columns: tuple[tuple[int, str], ...] = ()
         self._drawn: list[list[Text]] = []  # the cells on screen, row by row
+        self._open_rows: tuple[int, ...] = ()  # the rows of the boxes the dice could go in now
         self.enter_at_once = False
 
     def show(
@@ -195,6 +196,7 @@ class SheetView(DataTable[Text]):
         picked = [sheets[seat] for seat in seats]
         rows = [self._row(box, seats, picked, current, options, chosen) for box in Box]
         rows += [self._summary(key, picked) for key in _SUMMARY_ROWS]
+        self._open_rows = tuple(box.value - 1 for box in Box if box in options) if current in seats else ()
         if columns != self._columns:
             row = self.cursor_row
             self.clear(columns=True)
@@ -262,6 +264,23 @@ class SheetView(DataTable[Text]):
 
     def point_at(self, box: Box) -> None:
         self.move_cursor(row=box.value - 1)
+
+    # While dice are on the table, ↑ and ↓ go from one box they could go in to the next, over the
+    # filled ones (with one box left at the far end, ↓ seemed to do nothing, row after filled row);
+    # past the last open box, or with no dice to enter, they move row by row as DataTable does.
+    def action_cursor_down(self) -> None:
+        later = [row for row in self._open_rows if row > self.cursor_row]
+        if later:
+            self.move_cursor(row=later[0], animate=False)
+        else:
+            super().action_cursor_down()
+
+    def action_cursor_up(self) -> None:
+        earlier = [row for row in self._open_rows if row < self.cursor_row]
+        if earlier:
+            self.move_cursor(row=earlier[-1], animate=False)
+        else:
+            super().action_cursor_up()
 
     async def _on_click(self, event: events.Click) -> None:
         # A first click on a row highlights it (the choice) and a click on the highlighted row
