@@ -21,7 +21,7 @@ from kismet_dice.tui.screens.dialogs import ConfirmScreen, HelpScreen, RulesScre
 from kismet_dice.tui.screens.settings import SettingsScreen
 from kismet_dice.tui.screens.start import SeatRow, StartScreen
 from kismet_dice.tui.screens.table import TableScreen
-from kismet_dice.tui.widgets import KEY_OF_BOX, SheetView
+from kismet_dice.tui.widgets import KEY_OF_BOX, TABLE_COLUMNS, SheetView, sheets_hint
 
 
 def remember(storage: Storage, *names: str) -> None:
@@ -251,13 +251,25 @@ async def test_at_80x24_three_sheets_are_shown_a_page_at_a_time_and_the_screen_s
         assert isinstance(table, TableScreen)
         hint = table.query_one("#sheet-hint", Static)
         assert table.shown_seats() == (0,)
-        assert hint.display and "1 of 3 sheets · s shows the others" in str(hint.render())
+        assert hint.display and str(hint.render()) == sheets_hint(1, 3)
         await pilot.press("s")
         assert table.shown_seats() == (1,)
         assert str(table.query_one(SheetView).ordered_columns[1].label) == "Bob"
         await pilot.press("s", "s")
         assert table.shown_seats() == (0,)
         assert "63 more for a 35 bonus" in str(table.query_one("#status").render())
+
+
+async def test_at_the_narrowest_width_for_a_sheet_the_line_above_it_shows_whole(storage: Storage) -> None:
+    # At 74 columns the sheet's scroll bar and last padding fall off the screen (see TABLE_COLUMNS).
+    remember(storage, "Ann", "Bob", "Cid")
+    app = KismetApp(storage, rng=ScriptedDice([6, 1, 2]), pace=0)
+    async with app.run_test(size=(TABLE_COLUMNS, 24)) as pilot:
+        await pilot.press("enter", "enter")
+        hint = app.screen.query_one("#sheet-hint", Static)
+        said = str(hint.render())
+        assert hint.display and said == sheets_hint(1, 3)
+        assert hint.content_region.x + len(said) <= TABLE_COLUMNS
 
 
 async def test_at_120x40_the_log_takes_the_width_the_sheets_leave(storage: Storage) -> None:

@@ -158,12 +158,14 @@ def sheets_that_fit(width: int) -> int:
 
 
 def sheets_hint(shown: int, players: int) -> str:
-    """What the table and the end say above the sheets when only some of them fit.
+    """What the table and the end say above the sheets when only some of them fit: short enough
+    to show whole above one sheet at the narrowest width (:data:`TABLE_COLUMNS`), where the
+    sheet's last columns fall off the screen.
 
     >>> sheets_hint(1, 3)
-    '1 of 3 sheets · s shows the others'
+    '1 of 3 sheets · s shows the rest'
     """
-    return f"{shown} of {players} sheets · s shows the others"
+    return f"{shown} of {players} sheets · s shows the rest"
 
 
 class SheetView(DataTable[Text]):
