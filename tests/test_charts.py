@@ -93,6 +93,20 @@ def test_charts_of_no_games_are_still_pictures() -> None:
         assert marks(svg, "bar") == marks(svg, "point") == []
 
 
+def test_the_histograms_description_says_what_its_bars_count_and_names_its_lines() -> None:
+    def description(svg: str) -> str | None:
+        found = ET.fromstring(svg).find(f"{SVG}desc")
+        return None if found is None else found.text
+
+    lines = {"perfect play": {300: 1.0}, "the medium player": {250: 1.0}, "the easy player": {200: 1.0}}
+    assert description(charts.histogram([], title="T", references=lines)) == (
+        "Bins of 20 points; the lines are perfect play, the medium player and the easy player"
+    )
+    assert description(charts.histogram([250, 262], title="T", references={"perfect play": {300: 1.0}})) == (
+        "2 games in bins of 20 points; the line is perfect play"
+    )
+
+
 @pytest.mark.timeout(600)
 @pytest.mark.usefixtures("charts_reference")
 def test_the_readme_chart_shows_forty_games_over_perfect_play(kismet_table: StrategyTable) -> None:

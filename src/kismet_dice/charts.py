@@ -235,9 +235,15 @@ def histogram(
     plot = Box(64, 44, width - 64 - 24, height - 44 - 56)
     place = plot.width / (high - low)
     scale = plot.height / y_ticks[-1]
-    description = f"{len(values)} games in bins of {bin_width} points" + "".join(
-        f"; the line is {ref}" for ref in references
-    )
+    # Read aloud in place of the picture: what the bars count (if any) and what each line is.
+    description = f"Bins of {bin_width} points"
+    if values:
+        description = f"{len(values)} games in bins of {bin_width} points"
+    named = list(references)
+    if len(named) == 1:
+        description += f"; the line is {named[0]}"
+    elif named:
+        description += f"; the lines are {', '.join(named[:-1])} and {named[-1]}"
     parts = _open(title, description, width, height)
     parts += _y_axis(plot, y_ticks, scale, 0, "Share of games", float)
     parts.append('<g class="bars">')
