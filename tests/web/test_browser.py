@@ -91,6 +91,11 @@ def test_a_whole_solo_game_by_clicking_to_the_hall_of_fame(
         expect(page.locator("#hall tbody tr")).to_have_count(1)
         expect(page.locator("#hall tbody tr td").nth(1)).to_have_text("Ann the Bold")
         expect(page.locator("#hall tbody tr td").nth(2)).to_have_text(total)
+        # The numbers (place, total, players) align right under their headings, the texts left.
+        for row in ("#hall thead tr", "#hall tbody tr"):
+            cells = page.locator(row).first.locator("th, td")
+            aligned = cells.evaluate_all("cells => cells.map((cell) => getComputedStyle(cell).textAlign)")
+            assert aligned == ["right", "left", "right", "left", "right"]
         # On a phone the date and the time each stay on one line (one box each, not broken at a hyphen).
         page.set_viewport_size({"width": 390, "height": 844})
         when = page.locator("#hall tbody td.when span")

@@ -12,6 +12,15 @@ function when(iso) {
   return [el("span", {}, date), " ", el("span", {}, `${two(d.getHours())}:${two(d.getMinutes())}`)];
 }
 
+// Each column's heading and how it reads: numbers aligned right, under a heading aligned with them.
+const COLUMNS = [
+  ["#", "number"],
+  ["Name", "player-name"],
+  ["Total", "number"],
+  ["Date", "when"],
+  ["Players", "number"],
+];
+
 export async function showHall(main) {
   try {
     const entries = await hall();
@@ -19,7 +28,15 @@ export async function showHall(main) {
       ? el(
           "table",
           { class: "sheet hall", id: "hall" },
-          el("thead", {}, el("tr", {}, ["#", "Name", "Total", "Date", "Players"].map((h) => el("th", { scope: "col" }, h)))),
+          el(
+            "thead",
+            {},
+            el(
+              "tr",
+              {},
+              COLUMNS.map(([heading, kind]) => el("th", { scope: "col", class: kind }, heading)),
+            ),
+          ),
           el(
             "tbody",
             {},
@@ -27,11 +44,11 @@ export async function showHall(main) {
               el(
                 "tr",
                 {},
-                el("td", {}, entry.rank),
+                el("td", { class: "number" }, entry.rank),
                 el("td", { class: "player-name" }, entry.name),
-                el("td", {}, entry.total),
+                el("td", { class: "number" }, entry.total),
                 el("td", { class: "when" }, when(entry.date)),
-                el("td", {}, entry.players),
+                el("td", { class: "number" }, entry.players),
               ),
             ),
           ),
