@@ -71,12 +71,24 @@ def describe_saved(saved: SavedGame) -> str:
     return f"{saved.describe()} · saved {saved.saved.astimezone():%Y-%m-%d %H:%M}"
 
 
+START_COLUMNS = 76
+"""The fewest columns that show the start screen's house rule and buttons on one line each."""
+
+
 class StartScreen(Screen[None]):
     """Set up a game: one to six seats, each a person or a computer player; the house rule.
 
     Nothing is lost by leaving this screen, so esc (and q outside a name) quits at once; enter
     starts the game from anywhere but a button, the resume list or a drop-down.
     """
+
+    # Narrower than START_COLUMNS, the house rule's line and the row of five buttons would be cut
+    # off at the right (below 70 columns, the Settings button): there the line wraps and the
+    # buttons stand in rows of three (kismet.tcss).
+    HORIZONTAL_BREAKPOINTS = [
+        (0, "-narrow"),
+        (START_COLUMNS, "-wide"),
+    ]
 
     BINDINGS: ClassVar[list[BindingType]] = [
         # An enter typed while the program starts, before it has the terminal, comes as a newline
@@ -159,7 +171,7 @@ class StartScreen(Screen[None]):
                 id="zero-kismet",
             )
             yield Label("", id="problem", classes="problem")
-            with Horizontal(classes="buttons"):
+            with Horizontal(id="actions", classes="buttons"):
                 yield Button("Start (enter)", id="start", variant="primary")
                 yield Button("Help (?)", id="help")
                 yield Button("Rules (F1)", id="rules")
