@@ -84,11 +84,9 @@ class StartScreen(Screen[None]):
 
     # Narrower than START_COLUMNS, the house rule's line and the row of five buttons would be cut
     # off at the right (below 70 columns, the Settings button): there the line wraps and the
-    # buttons stand in rows of three (kismet.tcss).
-    HORIZONTAL_BREAKPOINTS = [
-        (0, "-narrow"),
-        (START_COLUMNS, "-wide"),
-    ]
+    # buttons stand in rows of three (kismet.tcss). (Textual types it as an attribute that may be
+    # None, not as a class variable, so it cannot be annotated as one here.)
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (START_COLUMNS, "-wide")]  # noqa: RUF012
 
     BINDINGS: ClassVar[list[BindingType]] = [
         # An enter typed while the program starts, before it has the terminal, comes as a newline
