@@ -14,6 +14,8 @@ import pytest
 from kismet_dice import Box
 from kismet_dice.cli import main, stats
 from kismet_dice.session import narration
+from kismet_dice.session.stat_charts import REFERENCE_TITLE
+from kismet_dice.session.statistics import NO_FINISHED_GAMES
 from kismet_dice.storage import Storage
 from kismet_dice.strategy import reference as reference_module
 from kismet_dice.strategy.reference import reference
@@ -172,6 +174,27 @@ def test_a_chart_needs_a_name_with_games(
     assert main(["stats", "Zed", "--chart", str(tmp_path / "zed.svg")]) == 1
     assert capsys.readouterr().err == "kismet: Zed has no finished games here\n"
     assert not (tmp_path / "zed.svg").exists()
+
+
+@pytest.mark.timeout(600)
+def test_with_no_finished_game_the_chart_is_of_perfect_play_and_the_computer_players_alone(
+    solved: None, charts_reference: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "totals.svg"
+    assert main(["stats", "--chart", str(path)]) == 0
+    out = capsys.readouterr().out
+    wrote = f"Wrote the totals of perfect play and the computer players to {path}."
+    assert out == f"{NO_FINISHED_GAMES}\n{wrote}\n"
+    root = ET.parse(path).getroot()
+    title = root.find(f"{SVG}title")
+    assert title is not None and title.text == REFERENCE_TITLE
+    kinds = [element.get("class") for element in root.iter()]
+    assert kinds.count("reference") == 3 and "bar" not in kinds
+    # The other kinds draw a person's games: with none, nothing is written.
+    other = tmp_path / "time.svg"
+    assert main(["stats", "--chart", str(other), "--chart-kind", "time"]) == 2
+    assert capsys.readouterr().err == "kismet: no finished games yet: a time chart draws a player's games\n"
+    assert not other.exists()
 
 
 def test_the_first_chart_on_a_machine_shows_the_progress_of_the_games_it_compares_with(

@@ -16,7 +16,7 @@ from kismet_dice.cli.errors import UserError
 from kismet_dice.cli.saving import open_storage
 from kismet_dice.cli.strategy import load_table, progress_bar
 from kismet_dice.session import narration
-from kismet_dice.session.stat_charts import CHART_KINDS, ChartKind, chart_svg
+from kismet_dice.session.stat_charts import CHART_KINDS, ChartKind, chart_svg, reference_svg
 from kismet_dice.session.statistics import (
     NO_FINISHED_GAMES,
     PlayerStatistics,
@@ -39,7 +39,13 @@ def register(subparsers: Any) -> None:
     stats.add_argument("name", nargs="?", metavar="NAME", help="only this name (exactly as written)")
     stats.add_argument("--json", action="store_true", help='print {"players": [{"name": ..., "games": ...}]}')
     stats.add_argument("--computers", action="store_true", help="count computer seats too")
-    stats.add_argument("--chart", metavar="FILE.svg", type=Path, help="write a chart of NAME's games as SVG")
+    stats.add_argument(
+        "--chart",
+        metavar="FILE.svg",
+        type=Path,
+        help="write a chart of NAME's games as SVG (with no finished game yet, "
+        "the totals of perfect play and the computer players)",
+    )
     stats.add_argument(
         "--chart-kind",
         choices=CHART_KINDS,
@@ -94,18 +100,30 @@ def run_stats(options: argparse.Namespace) -> int:
 
 
 def write_chart(path: Path, kind: ChartKind, players: tuple[PlayerStatistics, ...], name: str | None) -> int:
+    if not players and name is None:
+        # No one has a finished game: as the page and the terminal's statistics do, the chart of
+        # what there is to aim at (the other kinds draw a player's games, and there are none).
+        if kind != "totals":
+            raise UserError(f"no finished games yet: a {kind} chart draws a player's games")
+        _write(path, reference_svg(_reference()))
+        print(NO_FINISHED_GAMES)
+        print(f"Wrote the totals of perfect play and the computer players to {path}.")
+        return 0
     if len(players) != 1:
         if name is not None:
             print(f"kismet: {name} has no finished games here", file=sys.stderr)
             return 1
         raise UserError("name the player whose chart to draw: kismet stats NAME --chart FILE.svg")
-    svg = chart_svg(kind, players[0], _reference())
+    _write(path, chart_svg(kind, players[0], _reference()))
+    print(f"Wrote the {kind} chart of {players[0].name} to {path}.")
+    return 0
+
+
+def _write(path: Path, svg: str) -> None:
     try:
         path.write_text(svg, encoding="utf-8")
     except OSError as error:
         raise UserError(f"cannot write {path}: {error.strerror or error}") from None
-    print(f"Wrote the {kind} chart of {players[0].name} to {path}.")
-    return 0
 
 
 def _reference() -> Reference:
