@@ -42,10 +42,15 @@ async def test_two_people_and_a_computer_with_its_second_kismet(storage: Storage
     async with app.run_test(size=(110, 30)) as pilot:
         await pilot.press("enter")
         await shown(pilot, RollOffScreen)
+        # Behind the roll-off, Cid waits: it plays once the dialog is closed.
+        table = app.screen_stack[-2]
+        assert isinstance(table, TableScreen)
+        status = str(table.query_one("#status").render())
+        assert "Cid (computer, easy)'s turn\nwaits for the dialog above to close" in status
+        assert table.session.game.sheet(2)[Box.KISMET] is None
         await pilot.press("enter")
         await pilot.pause()
-        table = app.screen
-        assert isinstance(table, TableScreen)
+        assert app.screen is table
         assert table.session.game.sheet(2)[Box.KISMET] == 80  # the computer played its turn
         assert table.session.game.current_player == 0
         await pilot.press("space", KEY_OF_BOX[Box.YARBOROUGH], KEY_OF_BOX[Box.YARBOROUGH])  # Ann

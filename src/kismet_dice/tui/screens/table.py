@@ -134,15 +134,17 @@ class TableScreen(Screen[None]):
     def on_mount(self) -> None:
         self.title = "Kismet"
         self.query_one(SheetView).enter_at_once = self.enter_at_once
-        self.redraw()
         game = self.session.game
         fresh = not any(isinstance(event, (Rolled, Scored)) for event in game.history)
+        if fresh and len(game.names) > 1:
+            # Before the table is first drawn, so that its status says a computer that goes first
+            # waits for the roll-off to be closed (it does), not that it is thinking.
+            rounds = tuple(event.faces for event in game.history if isinstance(event, RollOff))
+            self.app.push_screen(RollOffScreen(game.names, rounds, game.first_player))
+        self.redraw()
         self._tell(self.session.story(), announce=False)
         self.query_one("#chances", Static).display = False
         self.update_chances()
-        if fresh and len(game.names) > 1:
-            rounds = tuple(event.faces for event in game.history if isinstance(event, RollOff))
-            self.app.push_screen(RollOffScreen(game.names, rounds, game.first_player))
         self.schedule_computer()
 
     def on_resize(self) -> None:
@@ -222,10 +224,11 @@ class TableScreen(Screen[None]):
         if seat is None:
             return "The game is over."
         whose = f"{seat.describe()}'s turn" if len(game.names) > 1 else f"{seat.name}'s turn"
-        if not game.dice:
-            action = "press space to roll" if not seat.is_computer else "thinking…"
-        elif seat.is_computer:
-            action = "thinking…"
+        if seat.is_computer:
+            # A computer plays only while the table is in front (see computer_step).
+            action = "thinking…" if self.app.screen is self else "waits for the dialog above to close"
+        elif not game.dice:
+            action = "press space to roll"
         else:
             choose = "a-p or ↑↓ choose a box" if not self.enter_at_once else "a-p enter a box"
             if game.rolls_left:
