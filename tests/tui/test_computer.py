@@ -50,7 +50,7 @@ async def test_two_people_and_a_computer_with_its_second_kismet(storage: Storage
         assert table.session.game.sheet(2)[Box.KISMET] is None
         await pilot.press("enter")
         await pilot.pause()
-        assert app.screen is table
+        assert table.is_current
         assert table.session.game.sheet(2)[Box.KISMET] == 80  # the computer played its turn
         assert table.session.game.current_player == 0
         await pilot.press("space", KEY_OF_BOX[Box.YARBOROUGH], KEY_OF_BOX[Box.YARBOROUGH])  # Ann
