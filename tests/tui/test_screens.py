@@ -19,7 +19,7 @@ from kismet_dice.tui import KismetApp
 from kismet_dice.tui.app import SETUP_KEY
 from kismet_dice.tui.screens.dialogs import ConfirmScreen, HelpScreen, RulesScreen
 from kismet_dice.tui.screens.settings import SettingsScreen
-from kismet_dice.tui.screens.start import START_COLUMNS, SeatRow, StartScreen
+from kismet_dice.tui.screens.start import START_COLUMNS, THREE_BUTTONS_COLUMNS, SeatRow, StartScreen
 from kismet_dice.tui.screens.table import TableScreen
 from kismet_dice.tui.widgets import KEY_OF_BOX, TABLE_COLUMNS, SheetView, sheets_hint
 
@@ -261,7 +261,13 @@ async def test_at_80x24_three_sheets_are_shown_a_page_at_a_time_and_the_screen_s
 
 
 async def test_a_narrow_start_screen_wraps_the_house_rule_and_stacks_the_buttons(storage: Storage) -> None:
-    for width in (60, 75, START_COLUMNS):
+    # Three rows of buttons (two a row) on a phone's width, two rows of three, then one row.
+    for width, rows in (
+        (THREE_BUTTONS_COLUMNS - 1, 3),
+        (THREE_BUTTONS_COLUMNS, 2),
+        (START_COLUMNS - 1, 2),
+        (START_COLUMNS, 1),
+    ):
         app = KismetApp(storage, rng=ScriptedDice([]), pace=0)
         async with app.run_test(size=(width, 30)):
             start = app.screen
@@ -269,13 +275,12 @@ async def test_a_narrow_start_screen_wraps_the_house_rule_and_stacks_the_buttons
             actions = list(start.query_one("#actions").query(Button).results(Button))
             assert [button.id for button in actions] == ["start", "help", "rules", "hall", "settings"]
             assert all(button.region.right <= width for button in actions), width
-            rows = {button.region.y for button in actions}
+            # Every label on one line within its button.
+            assert all(len(str(button.label)) <= button.content_region.width for button in actions), width
+            assert len({button.region.y for button in actions}) == rows, width
             rule = start.query_one("#zero-kismet", Checkbox)
             assert rule.region.right <= width
-            if width < START_COLUMNS:
-                assert len(rows) == 2 and rule.region.height == 4  # two lines inside its border
-            else:
-                assert len(rows) == 1 and rule.region.height == 3
+            assert rule.region.height == (4 if width < START_COLUMNS else 3)  # two lines inside its border
 
 
 async def test_at_the_narrowest_width_for_a_sheet_the_line_above_it_shows_whole(storage: Storage) -> None:

@@ -73,6 +73,8 @@ def describe_saved(saved: SavedGame) -> str:
 
 START_COLUMNS = 76
 """The fewest columns that show the start screen's house rule and buttons on one line each."""
+THREE_BUTTONS_COLUMNS = 49
+"""The fewest that show three of its buttons side by side with their labels whole; below, two."""
 
 
 class StartScreen(Screen[None]):
@@ -84,9 +86,14 @@ class StartScreen(Screen[None]):
 
     # Narrower than START_COLUMNS, the house rule's line and the row of five buttons would be cut
     # off at the right (below 70 columns, the Settings button): there the line wraps and the
-    # buttons stand in rows of three (kismet.tcss). (Textual types it as an attribute that may be
-    # None, not as a class variable, so it cannot be annotated as one here.)
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (START_COLUMNS, "-wide")]  # noqa: RUF012
+    # buttons stand in rows of three, or of two on a terminal as narrow as a phone's (kismet.tcss).
+    # (Textual types it as an attribute that may be None, not as a class variable, so it cannot be
+    # annotated as one here.)
+    HORIZONTAL_BREAKPOINTS = [  # noqa: RUF012
+        (0, "-narrowest"),
+        (THREE_BUTTONS_COLUMNS, "-narrow"),
+        (START_COLUMNS, "-wide"),
+    ]
 
     BINDINGS: ClassVar[list[BindingType]] = [
         # An enter typed while the program starts, before it has the terminal, comes as a newline
