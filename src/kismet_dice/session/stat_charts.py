@@ -5,6 +5,7 @@ mean in each box against perfect play's)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Literal, get_args
 
 from kismet_dice import charts
@@ -47,16 +48,20 @@ def reference_names(reference: Reference) -> dict[str, str]:
     return {level: level if level == PERFECT else f"{level} player" for level in reference.distributions}
 
 
+def reference_lines(reference: Reference) -> dict[str, Mapping[int, float]]:
+    """Each reference player's distribution of totals, under its name in a legend: the lines of a
+    totals chart."""
+    names = reference_names(reference)
+    return {names[level]: probs for level, probs in reference.distributions.items()}
+
+
 def chart_svg(kind: ChartKind, player: PlayerStatistics, reference: Reference | None) -> str:
     """The chart ``kind`` of ``player``'s unassisted games as SVG; without ``reference``, no
     reference lines (the strategy table is not at hand)."""
     title = chart_title(kind, player.name)
     own = own_name(kind, player.name)
     if kind == "totals":
-        references = {}
-        if reference is not None:
-            names = reference_names(reference)
-            references = {names[level]: probs for level, probs in reference.distributions.items()}
+        references = reference_lines(reference) if reference is not None else {}
         return charts.histogram(player.totals, title=title, references=references, name=own)
     if kind == "time":
         means = {f"{PERFECT}, mean": reference.perfect_mean} if reference is not None else {}
@@ -70,6 +75,4 @@ def chart_svg(kind: ChartKind, player: PlayerStatistics, reference: Reference | 
 def reference_svg(reference: Reference) -> str:
     """The totals of perfect play and of the medium and easy players alone, as SVG: what statistics
     with no finished game yet show, something to aim at."""
-    names = reference_names(reference)
-    references = {names[level]: probs for level, probs in reference.distributions.items()}
-    return charts.histogram((), title=REFERENCE_TITLE, references=references)
+    return charts.histogram((), title=REFERENCE_TITLE, references=reference_lines(reference))

@@ -17,7 +17,7 @@ from textual_plotext import PlotextPlot
 
 from kismet_dice.rules import Box
 from kismet_dice.session import narration
-from kismet_dice.session.stat_charts import REFERENCE_TITLE, chart_title, own_name, reference_names
+from kismet_dice.session.stat_charts import REFERENCE_TITLE, chart_title, own_name, reference_lines
 from kismet_dice.session.statistics import NO_FINISHED_GAMES, PlayerStatistics, Statistics, table_lines
 from kismet_dice.strategy import Computer
 from kismet_dice.strategy.reference import PERFECT, Reference
@@ -134,14 +134,13 @@ class StatsScreen(ModalScreen[None]):
                 label=own_name("totals", player.name),
             )
         if self.reference is not None:
-            names = reference_names(self.reference)
-            for level, probabilities in self.reference.distributions.items():
+            for name, probabilities in reference_lines(self.reference).items():
                 shares: dict[int, float] = {}
                 for total, probability in probabilities.items():
                     start = total // BIN * BIN
                     shares[start] = shares.get(start, 0.0) + probability
                 starts = sorted(shares)
-                plt.plot([s + BIN / 2 for s in starts], [shares[s] for s in starts], label=names[level])
+                plt.plot([s + BIN / 2 for s in starts], [shares[s] for s in starts], label=name)
         plt.xlabel("Total")
         plt.ylabel("Share of games")
         widget.refresh()
