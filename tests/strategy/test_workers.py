@@ -12,6 +12,7 @@ import io
 import multiprocessing as mp
 import os
 import signal
+import struct
 import subprocess
 import sys
 import textwrap
@@ -28,7 +29,7 @@ from kismet_dice.strategy import Computer, ComputerUnavailable, SolveFailed, com
 from kismet_dice.strategy.ruleset import RuleSet, yahtzee_rules
 from kismet_dice.strategy.simulate import run
 from kismet_dice.strategy.solver import solve
-from kismet_dice.strategy.workers import Workers
+from kismet_dice.strategy.workers import Workers, receive
 
 SERVICES = ("multiprocessing.forkserver", "multiprocessing.resource_tracker")
 """What the command line of multiprocessing's own long-lived helper processes contains."""
@@ -172,6 +173,49 @@ def test_a_worker_that_stops_making_progress_fails_the_simulation_after_the_stal
     assert_no_worker_left()
 
 
+@pytest.mark.timeout(60)
+def test_a_message_its_sender_stops_sending_half_way_fails_after_the_stall_limit() -> None:
+    # The length of a 100,000-byte message and its first bytes, as a worker stopped between its
+    # writes leaves them: the rest never comes, but the sender is still there.
+    mine, theirs = mp.Pipe()
+    with mine, theirs:
+        os.write(theirs.fileno(), struct.pack("!i", 100_000) + b"\x80" * 10)
+        began = time.monotonic()
+        with pytest.raises(TimeoutError):
+            receive(mine, 0.5)
+        assert 0.5 <= time.monotonic() - began < 30
+
+
+def test_a_message_whose_sender_ends_half_way_is_the_end_of_the_sender() -> None:
+    mine, theirs = mp.Pipe()
+    with mine:
+        os.write(theirs.fileno(), struct.pack("!i", 100_000) + b"\x80" * 10)
+        theirs.close()
+        with pytest.raises(EOFError):
+            receive(mine, 5)
+
+
+@pytest.mark.timeout(60)
+def test_messages_larger_than_a_pipe_holds_arrive_whole_and_in_order() -> None:
+    # 40 KB (sent as its length, then its bytes), 800 KB (more than a pipe holds: read in parts
+    # while the sender still writes) and a small one.
+    sent = [np.arange(5_000, dtype=np.intp), np.arange(100_000, dtype=np.intp), ("ok", 7)]
+    mine, theirs = mp.Pipe()
+    with mine, theirs:
+
+        def send_all() -> None:
+            for item in sent:
+                theirs.send(item)
+
+        sender = threading.Thread(target=send_all)
+        sender.start()
+        got = [receive(mine, 30) for _ in sent]
+        sender.join()
+    np.testing.assert_array_equal(got[0], sent[0])
+    np.testing.assert_array_equal(got[1], sent[1])
+    assert got[2] == ("ok", 7)
+
+
 @pytest.mark.timeout(120)
 def test_an_interrupted_simulation_stops_its_workers() -> None:
     def interrupt(done: int) -> None:
@@ -231,7 +275,7 @@ def test_the_computer_that_cannot_solve_is_unavailable_with_a_reason_and_tries_a
 ORPHAN = textwrap.dedent(
     """
     import time
-    from kismet_dice.strategy.workers import Workers
+    from kismet_dice.strategy.workers import Workers, receive
 
     def nap(seconds):
         print("napping", flush=True)  # from the worker, on the parent's standard output

@@ -9,7 +9,7 @@ a fork server, a single-threaded process multiprocessing starts once with a fres
 Each worker has a pipe of its own: no lock is shared between processes, so a worker that dies
 (killed, out of memory) leaves no lock held that the parent or another worker would wait on,
 as it can with ``multiprocessing.Pool``. The parent waits on the pipes and on the workers'
-exit sentinels together, with a stall limit, so a dead or stuck worker becomes
+exit sentinels together, and for each part of a message, with a stall limit, so a dead or stuck worker becomes
 :class:`SolveFailed` rather than a wait for ever. Workers end with their parent, however it
 ends (a pipe that only the parent holds open), leave Ctrl+C to it, and are always stopped when
 the work ends, fails or is interrupted.
@@ -22,6 +22,7 @@ import ctypes
 import multiprocessing as mp
 import os
 import signal
+import struct
 import sys
 import threading
 import time
@@ -29,6 +30,7 @@ from collections.abc import Callable, Iterable, Iterator
 from multiprocessing.connection import Connection, wait
 from multiprocessing.context import ForkServerContext, SpawnContext
 from multiprocessing.process import BaseProcess
+from multiprocessing.reduction import ForkingPickler
 from types import TracebackType
 from typing import Any, Generic, TypeVar
 
@@ -166,6 +168,40 @@ def _answer(connection: Connection, function: Callable[[Any], Any]) -> None:
         connection.send(answer)
 
 
+def receive(connection: Connection, stall: float) -> Any:
+    """The next object sent on ``connection``, waiting at most ``stall`` seconds for each part of it:
+    :class:`TimeoutError` if none comes in time, :class:`EOFError` if the sender ends within it.
+
+    ``Connection.recv`` reads the rest of a message once its first bytes are there, and would wait
+    for ever on a worker stopped half-way through sending: multiprocessing writes a message longer
+    than 16 KB (250 games of a simulation are 30 KB) as its length, then its bytes, and a pipe takes
+    64 KB at a time. This reads multiprocessing's framing itself (a signed 4-byte big-endian length,
+    -1 followed by an 8-byte one for 2 GB and over, then the pickle) with the wait before each read.
+    Windows' pipes cannot be waited on that way; there the plain ``recv`` is used.
+    """
+    if sys.platform == "win32":
+        return connection.recv()
+    (size,) = struct.unpack("!i", _read(connection, 4, stall))
+    if size == -1:
+        (size,) = struct.unpack("!Q", _read(connection, 8, stall))
+    return ForkingPickler.loads(_read(connection, size, stall))
+
+
+def _read(connection: Connection, size: int, stall: float) -> bytearray:
+    """Exactly ``size`` bytes from ``connection``, each read after at most ``stall`` seconds' wait."""
+    buffer = bytearray(size)
+    got = 0
+    with memoryview(buffer) as view:
+        while got < size:
+            if not wait([connection], timeout=stall):
+                raise TimeoutError(f"nothing came for {stall:g} seconds")
+            count = os.readv(connection.fileno(), [view[got:]])
+            if count == 0:
+                raise EOFError("the sender ended in the middle of a message")
+            got += count
+    return buffer
+
+
 class Workers(Generic[T, R]):
     """``processes`` workers applying ``function`` to tasks, each set up by ``initializer(*initargs)``.
 
@@ -253,9 +289,13 @@ class Workers(Generic[T, R]):
         """A worker's answer; :data:`_TOLD` for its notice that it compiles (its answer comes later),
         told on here."""
         try:
-            ok, answer = connection.recv()
+            ok, answer = receive(connection, self._stall)
         except (EOFError, OSError) as error:
             raise SolveFailed(f"{self._what}: a worker process ended unexpectedly") from error
+        except TimeoutError as error:
+            raise SolveFailed(
+                f"{self._what}: the worker processes made no progress for {self._stall:g} seconds"
+            ) from error
         if ok is None:
             compiled.compiling_elsewhere()
             return _TOLD
