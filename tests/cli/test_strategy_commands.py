@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 import re
+import signal
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -122,6 +125,28 @@ def test_simulate_prints_a_table(capsys: pytest.CaptureFixture[str]) -> None:
     # Every figure in points has two decimals, whole or not.
     assert all(re.fullmatch(r"\d+\.\d\d", figure) for figure in figures)
     assert re.search(r"^mean \d+\.\d\d \(standard error \d+\.\d\d\), std \d+\.\d\d$", out, re.MULTILINE)
+
+
+@pytest.mark.timeout(120)
+def test_simulate_stopped_with_ctrl_c_says_how_many_games_it_played_and_exits_130() -> None:
+    command = subprocess.Popen(
+        [sys.executable, "-m", "kismet_dice", "simulate", "--player", "easy", "--games", "20000"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert command.stderr is not None
+    # A pipe is told the progress in tenths: Ctrl+C comes once the first tenth is played.
+    said = [command.stderr.readline() for _ in range(2)]
+    assert "Playing easy: 10%\n" in said, said
+    command.send_signal(signal.SIGINT)
+    out, err = command.communicate(timeout=60)
+    assert command.returncode == 130
+    last = err.strip().splitlines()[-1]
+    stopped = re.fullmatch(r"Stopped after ([\d,]+) of 20,000 games\.", last)
+    assert stopped is not None, err
+    assert 2_000 <= int(stopped[1].replace(",", "")) < 20_000
+    assert "Traceback" not in err and out == ""
 
 
 @pytest.mark.parametrize(

@@ -309,15 +309,20 @@ def run_simulate(options: argparse.Namespace) -> int:
         played = _play_target(options, target)
     else:
         table = load_table() if options.player.needs_table else None
-        with progress_bar() as bar:
-            task = bar.add_task(f"Playing {options.player}", total=options.games)
-            played = run(
-                options.player,
-                options.games,
-                seed=options.seed,
-                table=table,
-                progress=lambda done: bar.update(task, completed=done),
-            )
+        finished = [0]
+
+        def advance(done: int) -> None:
+            finished[0] = done
+            bar.update(task, completed=done)
+
+        try:
+            with progress_bar() as bar:
+                task = bar.add_task(f"Playing {options.player}", total=options.games)
+                played = run(options.player, options.games, seed=options.seed, table=table, progress=advance)
+        except KeyboardInterrupt:
+            # The bar goes with the interruption: say that the stop was taken, and how far it got.
+            print(f"Stopped after {finished[0]:,} of {options.games:,} games.", file=sys.stderr)
+            return 130
     seconds = time.perf_counter() - started
     summary = summarise(str(options.player), played)
     reached = None if target is None else float((played.totals >= target).mean())
