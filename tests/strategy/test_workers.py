@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from tests.support.compiles import compiled_in_a_worker, set_up
+from tests.support.stalls import stop_half_way_through_the_answer
 
 from kismet_dice.strategy import Computer, ComputerUnavailable, SolveFailed, compiled
 from kismet_dice.strategy.ruleset import RuleSet, yahtzee_rules
@@ -184,6 +185,17 @@ def test_a_message_its_sender_stops_sending_half_way_fails_after_the_stall_limit
         with pytest.raises(TimeoutError):
             receive(mine, 0.5)
         assert 0.5 <= time.monotonic() - began < 30
+
+
+@pytest.mark.timeout(60)
+def test_a_worker_stopped_in_the_middle_of_its_answer_fails_the_work_after_the_stall_limit() -> None:
+    with (
+        Workers(1, stop_half_way_through_the_answer, set_up, (), what="Answering", stall=1) as workers,
+        pytest.raises(SolveFailed) as failed,
+    ):
+        list(workers.map([1]))
+    assert str(failed.value) == "Answering: the worker processes made no progress for 1 seconds"
+    assert_no_worker_left()
 
 
 def test_a_message_whose_sender_ends_half_way_is_the_end_of_the_sender() -> None:

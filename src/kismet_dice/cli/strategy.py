@@ -309,10 +309,11 @@ def run_simulate(options: argparse.Namespace) -> int:
         played = _play_target(options, target)
     else:
         table = load_table() if options.player.needs_table else None
-        finished = [0]
+        finished = 0
 
         def advance(done: int) -> None:
-            finished[0] = done
+            nonlocal finished
+            finished = done
             bar.update(task, completed=done)
 
         try:
@@ -321,7 +322,7 @@ def run_simulate(options: argparse.Namespace) -> int:
                 played = run(options.player, options.games, seed=options.seed, table=table, progress=advance)
         except KeyboardInterrupt:
             # The bar goes with the interruption: say that the stop was taken, and how far it got.
-            print(f"Stopped after {finished[0]:,} of {options.games:,} games.", file=sys.stderr)
+            print(f"Stopped after {finished:,} of {options.games:,} games.", file=sys.stderr)
             return 130
     seconds = time.perf_counter() - started
     summary = summarise(str(options.player), played)

@@ -9,8 +9,8 @@ a fork server, a single-threaded process multiprocessing starts once with a fres
 Each worker has a pipe of its own: no lock is shared between processes, so a worker that dies
 (killed, out of memory) leaves no lock held that the parent or another worker would wait on,
 as it can with ``multiprocessing.Pool``. The parent waits on the pipes and on the workers'
-exit sentinels together, and for each part of a message, with a stall limit, so a dead or stuck worker becomes
-:class:`SolveFailed` rather than a wait for ever. Workers end with their parent, however it
+exit sentinels together, and for each part of a message, with a stall limit, so a dead or stuck
+worker becomes :class:`SolveFailed` rather than a wait for ever. Workers end with their parent, however it
 ends (a pipe that only the parent holds open), leave Ctrl+C to it, and are always stopped when
 the work ends, fails or is interrupted.
 """
@@ -283,19 +283,20 @@ class Workers(Generic[T, R]):
             return answered
         if ready:
             raise SolveFailed(f"{self._what}: a worker process ended unexpectedly")
-        raise SolveFailed(f"{self._what}: the worker processes made no progress for {self._stall:g} seconds")
+        raise self._stalled()
+
+    def _stalled(self) -> SolveFailed:
+        return SolveFailed(f"{self._what}: the worker processes made no progress for {self._stall:g} seconds")
 
     def _receive(self, connection: Connection) -> Any:
         """A worker's answer; :data:`_TOLD` for its notice that it compiles (its answer comes later),
         told on here."""
         try:
             ok, answer = receive(connection, self._stall)
+        except TimeoutError as error:  # before OSError, of which it is one
+            raise self._stalled() from error
         except (EOFError, OSError) as error:
             raise SolveFailed(f"{self._what}: a worker process ended unexpectedly") from error
-        except TimeoutError as error:
-            raise SolveFailed(
-                f"{self._what}: the worker processes made no progress for {self._stall:g} seconds"
-            ) from error
         if ok is None:
             compiled.compiling_elsewhere()
             return _TOLD
