@@ -134,6 +134,9 @@ def test_simulate_stopped_with_ctrl_c_says_how_many_games_it_played_and_exits_13
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        # A process started with SIGINT ignored (as a test runner's workers may be) passes that on,
+        # and Python then never raises KeyboardInterrupt: the command gets Ctrl+C as a terminal gives it.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     assert command.stderr is not None
     # A pipe is told the progress in tenths: Ctrl+C comes once the first tenth is played.
