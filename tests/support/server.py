@@ -6,19 +6,20 @@ import socket
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import uvicorn
 from fastapi import FastAPI
 
 
 @contextmanager
-def serving(app: FastAPI) -> Iterator[str]:
+def serving(app: FastAPI, **config: Any) -> Iterator[str]:
     """``app`` on a free port of 127.0.0.1, started (its lifespan run) until the ``with`` ends;
-    yields its address."""
+    yields its address. ``config``: uvicorn's options besides those set here."""
     listening = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     listening.bind(("127.0.0.1", 0))
     port = listening.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+    server = uvicorn.Server(uvicorn.Config(app, **{"log_level": "warning", "lifespan": "on", **config}))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [listening]}, daemon=True)
     thread.start()
     ready = threading.Event()

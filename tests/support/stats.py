@@ -65,6 +65,9 @@ class HeldReference:
         self.reached = threading.Event()
         """Set once a batch is played and told: the games wait for :attr:`go` from then on."""
         self.go = threading.Event()
+        self.ended = threading.Event()
+        """Set once the games ended, played or stopped (by what :attr:`raised` then holds)."""
+        self.raised: BaseException | None = None
 
     def __call__(self, table: StrategyTable, *, progress: Progress | None = None) -> Reference:
         def told(done: int, total: int) -> None:
@@ -74,4 +77,10 @@ class HeldReference:
                 self.reached.set()
                 self.go.wait(timeout=60)  # bounded, so that a failed test leaves no thread for ever
 
-        return reference(table, perfect_games=self.perfect_games, other_games=30, progress=told)
+        try:
+            return reference(table, perfect_games=self.perfect_games, other_games=30, progress=told)
+        except BaseException as error:
+            self.raised = error
+            raise
+        finally:
+            self.ended.set()

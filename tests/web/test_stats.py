@@ -2,23 +2,31 @@
 
 from __future__ import annotations
 
+import logging
 import os
+import random
 import re
 import xml.etree.ElementTree as ET
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from urllib.parse import quote
 
+import httpx2
 import pytest
 from playwright.sync_api import expect
 
 from kismet_dice.session import narration
 from kismet_dice.storage import Storage
-from kismet_dice.strategy import Computer
+from kismet_dice.strategy import Computer, StrategyTable
 from kismet_dice.strategy import computer as strategy_computer
+from kismet_dice.strategy.reference import reference_path
+from kismet_dice.web import create_app
+from kismet_dice.web.computer import ChartReference, Stopped
+from kismet_dice.web.errors import STOPPING
 from kismet_dice.web.security import CONTENT_SECURITY_POLICY
 from tests.support.browser import Pages, serious, served
 from tests.support.look import contrast
+from tests.support.server import serving
 from tests.support.stats import KISMET_FIRST, TOP_DOWN, HeldReference, store_game, total
 from tests.support.web import QueuedDice, client
 
@@ -195,6 +203,44 @@ def test_while_a_chart_waits_for_the_games_it_compares_with_the_server_says_how_
             held.go.set()
         assert drawn.result(timeout=60).status_code == 200
         assert web.get("/api/chart-reference").json() == IDLE
+
+
+def test_a_chart_still_waiting_when_the_server_stops_is_answered_503_and_its_games_stop(
+    tmp_path: Path,
+    computer: Computer,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    kismet_table: StrategyTable,
+) -> None:
+    held = HeldReference(1102)  # in this test's home, where no games are stored
+    monkeypatch.setattr(strategy_computer, "reference", held)
+    # The games go on only once the server has told them to stop, as when they outlast its graceful
+    # wait: they then stop at their next progress rather than hold the stopped process.
+    stop = ChartReference.stop
+
+    def stopped(self: ChartReference) -> None:
+        stop(self)
+        held.go.set()
+
+    monkeypatch.setattr(ChartReference, "stop", stopped)
+    caplog.set_level(logging.INFO, logger="uvicorn.error")
+    app = create_app(tmp_path, random.Random(1), computer=computer, pace=0)
+    try:
+        with ThreadPoolExecutor(1) as pool:
+            # uvicorn's logging left to the test's (log_config=None), so that caplog reads it; a
+            # graceful wait shorter than the server's, which the chart outlasts all the same.
+            with serving(app, timeout_graceful_shutdown=0.5, log_config=None) as address:
+                drawn = pool.submit(httpx2.get, address + "/api/chart-reference/totals.svg", timeout=60)
+                assert held.reached.wait(timeout=60)
+            answer = drawn.result(timeout=60)
+    finally:
+        held.go.set()
+    assert answer.status_code == 503
+    assert answer.json() == {"error": STOPPING}
+    assert held.ended.wait(timeout=60) and isinstance(held.raised, Stopped)
+    assert not reference_path(kismet_table).exists()  # nothing stored of the games cut short
+    assert "timeout graceful shutdown exceeded" in caplog.text  # the chart did outlast the wait
+    assert "Exception in ASGI application" not in caplog.text and "Traceback" not in caplog.text
 
 
 def test_a_page_waiting_for_its_charts_shows_how_far_the_games_they_compare_with_are(

@@ -24,6 +24,7 @@ from kismet_dice.web.expiry import Expiry
 from kismet_dice.web.limits import BodyLimit
 from kismet_dice.web.routers import games, hall, invite, pages, stats
 from kismet_dice.web.service import Settings, WebService
+from kismet_dice.web.stopping import AnsweredWhileStopping
 
 DESCRIPTION = f"""
 Kismet at a web table. Create a game with `POST /api/games`: the answer holds the game's plain
@@ -124,6 +125,7 @@ def create_app(
         title="Kismet", version="2", description=DESCRIPTION, lifespan=lifespan, docs_url=None, redoc_url=None
     )
     app.add_middleware(BodyLimit)
+    app.add_middleware(AnsweredWhileStopping)
     guard.install(app, protected)  # after the other middleware: its headers go on their answers too
     errors.install(app)
     app.include_router(games.router)

@@ -53,6 +53,10 @@ PROGRESS_SECONDS = 2.0
 """The least time between two progress reports to a table's pages while the computer gets ready."""
 
 
+class Stopped(Exception):
+    """The server stopped while the work a request waited for was under way."""
+
+
 class ChartReference:
     """The games the statistics' charts compare with (:func:`~kismet_dice.strategy.reference.reference`),
     played the first time a chart needs them (seconds) and kept for the process, and how far they
@@ -61,6 +65,13 @@ class ChartReference:
     def __init__(self, computer: Computer) -> None:
         self.computer = computer
         self._progress: float | None = None
+        self._stopped = False
+
+    def stop(self) -> None:
+        """The server is stopping: games being played stop at their next progress (a few hundred
+        games at most), and none are started. Played on, they held the stopped server's process
+        for as long as they had left (its thread is waited for as the process ends)."""
+        self._stopped = True
 
     @property
     def progress(self) -> float | None:
@@ -75,12 +86,16 @@ class ChartReference:
     def get(self) -> Reference | None:
         """The reference, made now if need be (blocking: from a worker thread); ``None`` where the
         strategy table is not on this machine (a chart is then drawn without it, not after a solve)."""
+        if self._stopped:
+            raise Stopped("the server is stopping")
         try:
             return self.computer.chart_reference(self._played)
         finally:
             self._progress = None
 
     def _played(self, done: int, total: int) -> None:
+        if self._stopped:
+            raise Stopped("the server stopped while the games were played")
         self._progress = done / total if total else None
 
 

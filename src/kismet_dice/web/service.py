@@ -431,6 +431,7 @@ class WebService:
         the store no longer answers (what its thread was doing then is given up)."""
         if self._sweeping is not None:
             self._sweeping.cancel()
+        self.chart_reference.stop()
         if self._listener is not None:
             # Off the loop: a listener stuck on a store that does not answer takes up to a second
             # to give up, and the loop goes on answering the open connections meanwhile.
