@@ -89,6 +89,17 @@ def assert_no_worker_left() -> None:
     assert [child for pid in left for child in children_of(pid) if running(child)] == []
 
 
+@pytest.fixture(autouse=True)
+def no_worker_outlives_its_test() -> Iterator[None]:
+    """Workers a failed test left (stopped, say) are ended after it, so that its failure stays its
+    own: two workers a stall test left stopped once failed the four tests after it, each finding
+    children that were not its own."""
+    yield
+    for child in mp.active_children():
+        child.kill()  # SIGKILL ends a stopped process too
+        child.join(timeout=10)
+
+
 @pytest.fixture
 def busy_threads() -> Iterator[None]:
     """Three threads that take locks, print and compute all the time, as a server's threads do."""
