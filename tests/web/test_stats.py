@@ -223,6 +223,10 @@ def test_a_chart_still_waiting_when_the_server_stops_is_answered_503_and_its_gam
         held.go.set()
 
     monkeypatch.setattr(ChartReference, "stop", stopped)
+    # uvicorn's own logging, set up by any server started before in this process, keeps its lines
+    # from the root logger: caplog listens on uvicorn's error logger itself.
+    errors = logging.getLogger("uvicorn.error")
+    errors.addHandler(caplog.handler)
     caplog.set_level(logging.INFO, logger="uvicorn.error")
     app = create_app(tmp_path, random.Random(1), computer=computer, pace=0)
     try:
@@ -235,6 +239,7 @@ def test_a_chart_still_waiting_when_the_server_stops_is_answered_503_and_its_gam
             answer = drawn.result(timeout=60)
     finally:
         held.go.set()
+        errors.removeHandler(caplog.handler)
     assert answer.status_code == 503
     assert answer.json() == {"error": STOPPING}
     assert held.ended.wait(timeout=60) and isinstance(held.raised, Stopped)
