@@ -7,6 +7,8 @@ import json
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from kismet_dice.web.middleware import HttpMiddleware
+
 MAX_BODY_BYTES = 4096
 """The largest request body: a new game with six names fits many times over."""
 
@@ -17,17 +19,14 @@ MAX_NAME_CHARACTERS = 100
 """Longer names are refused before the engine's own check (24 characters once trimmed)."""
 
 
-class BodyLimit:
+class BodyLimit(HttpMiddleware):
     """Refuse request bodies over ``limit`` bytes with 413, whether announced or streamed."""
 
     def __init__(self, app: ASGIApp, limit: int = MAX_BODY_BYTES) -> None:
-        self._app = app
+        super().__init__(app)
         self._limit = limit
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self._app(scope, receive, send)
-            return
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         message = f"the request body is larger than {self._limit} bytes"
         for name, value in scope.get("headers", []):
             if name == b"content-length" and (not value.isdigit() or int(value) > self._limit):

@@ -24,6 +24,8 @@ from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from kismet_dice.web.middleware import HttpMiddleware
+
 CONTENT_SECURITY_POLICY: Final = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
     "frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'"
@@ -45,17 +47,10 @@ POLICY_VIOLATION: Final = 1008
 _DEFAULT_PORTS: Final = {"http": 80, "https": 443}
 
 
-class SecurityHeaders:
+class SecurityHeaders(HttpMiddleware):
     """Add :data:`SECURITY_HEADERS` to every HTTP answer that does not set them itself."""
 
-    def __init__(self, app: ASGIApp) -> None:
-        self._app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self._app(scope, receive, send)
-            return
-
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = list(message.get("headers", []))

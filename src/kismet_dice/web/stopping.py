@@ -13,21 +13,16 @@ from __future__ import annotations
 
 import asyncio
 
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Message, Receive, Scope, Send
 
 from kismet_dice.web.errors import STOPPING, refusal
+from kismet_dice.web.middleware import HttpMiddleware
 
 
-class AnsweredWhileStopping:
+class AnsweredWhileStopping(HttpMiddleware):
     """Answer 503 to an HTTP request whose handling is cancelled before its answer began."""
 
-    def __init__(self, app: ASGIApp) -> None:
-        self._app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self._app(scope, receive, send)
-            return
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         started = False
 
         async def sending(message: Message) -> None:
