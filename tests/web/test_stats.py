@@ -21,9 +21,9 @@ from kismet_dice.strategy import Computer, StrategyTable
 from kismet_dice.strategy import computer as strategy_computer
 from kismet_dice.strategy.reference import reference_path
 from kismet_dice.web import create_app
-from kismet_dice.web.computer import ChartReference, Stopped
-from kismet_dice.web.errors import STOPPING
+from kismet_dice.web.computer import STOPPING, ChartReference, Stopped
 from kismet_dice.web.security import CONTENT_SECURITY_POLICY
+from kismet_dice.web.service import WebService
 from tests.support.browser import Pages, serious, served
 from tests.support.look import contrast
 from tests.support.server import serving
@@ -246,6 +246,19 @@ def test_a_chart_still_waiting_when_the_server_stops_is_answered_503_and_its_gam
     assert not reference_path(kismet_table).exists()  # nothing stored of the games cut short
     assert "timeout graceful shutdown exceeded" in caplog.text  # the chart did outlast the wait
     assert "Exception in ASGI application" not in caplog.text and "Traceback" not in caplog.text
+
+
+def test_once_the_server_is_stopping_a_chart_starts_no_games_and_is_answered_503(
+    tmp_path: Path, computer: Computer
+) -> None:
+    with client(tmp_path, QueuedDice(), computer) as web:
+        service: WebService = web.app.state.service  # type: ignore[attr-defined]
+        service.chart_reference.stop()  # as the server's stop does, before its last requests end
+        answer = web.get("/api/chart-reference/totals.svg")
+        known = web.get("/api/chart-reference").json()
+    assert answer.status_code == 503
+    assert answer.json() == {"error": STOPPING}
+    assert known == IDLE  # no games were started
 
 
 def test_a_page_waiting_for_its_charts_shows_how_far_the_games_they_compare_with_are(

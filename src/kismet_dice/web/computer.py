@@ -53,8 +53,12 @@ PROGRESS_SECONDS = 2.0
 """The least time between two progress reports to a table's pages while the computer gets ready."""
 
 
+STOPPING = "the server is stopping; ask again once it is back"
+"""What a request still waiting when the server stops is answered (503)."""
+
+
 class Stopped(Exception):
-    """The server stopped while the work a request waited for was under way."""
+    """The server stopped while the work a request waited for was under way (:data:`STOPPING`)."""
 
 
 class ChartReference:
@@ -87,7 +91,7 @@ class ChartReference:
         """The reference, made now if need be (blocking: from a worker thread); ``None`` where the
         strategy table is not on this machine (a chart is then drawn without it, not after a solve)."""
         if self._stopped:
-            raise Stopped("the server is stopping")
+            raise Stopped(STOPPING)
         try:
             return self.computer.chart_reference(self._played)
         finally:
@@ -95,7 +99,7 @@ class ChartReference:
 
     def _played(self, done: int, total: int) -> None:
         if self._stopped:
-            raise Stopped("the server stopped while the games were played")
+            raise Stopped(STOPPING)
         self._progress = done / total if total else None
 
 

@@ -22,7 +22,7 @@ from kismet_dice.session.statistics import NoGames
 from kismet_dice.session.tables import MissingSeatToken, NoSuchTable, WrongSeatToken
 from kismet_dice.storage import StorageError
 from kismet_dice.strategy import ComputerUnavailable
-from kismet_dice.web.computer import Stopped
+from kismet_dice.web.computer import STOPPING, Stopped
 from kismet_dice.web.ratelimit import TooMany
 from kismet_dice.web.schemas import ErrorBody
 from kismet_dice.web.security import SECURITY_HEADERS
@@ -31,7 +31,6 @@ from kismet_dice.web.store_thread import StoreNotAnswering
 log = logging.getLogger(__name__)
 
 FAILED: Final = "the server failed to do that; the game is as it was before"
-STOPPING: Final = "the server is stopping; ask again once it is back"
 
 # The first class an error is an instance of decides; subclasses come before their bases.
 STATUSES: Final[tuple[tuple[type[Exception], int, str], ...]] = (

@@ -15,7 +15,8 @@ import asyncio
 
 from starlette.types import Message, Receive, Scope, Send
 
-from kismet_dice.web.errors import STOPPING, refusal
+from kismet_dice.web.computer import STOPPING
+from kismet_dice.web.errors import refusal
 from kismet_dice.web.middleware import HttpMiddleware
 
 
