@@ -12,7 +12,6 @@ import io
 import multiprocessing as mp
 import os
 import signal
-import struct
 import subprocess
 import sys
 import textwrap
@@ -24,7 +23,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from tests.support.compiles import compiled_in_a_worker, set_up
-from tests.support.stalls import stop_half_way_through_the_answer
+from tests.support.stalls import begin_a_long_message, stop_half_way_through_the_answer
 
 from kismet_dice.strategy import Computer, ComputerUnavailable, SolveFailed, compiled
 from kismet_dice.strategy.ruleset import RuleSet, yahtzee_rules
@@ -191,7 +190,7 @@ def test_a_message_its_sender_stops_sending_half_way_fails_after_the_stall_limit
     # writes leaves them: the rest never comes, but the sender is still there.
     mine, theirs = mp.Pipe()
     with mine, theirs:
-        os.write(theirs.fileno(), struct.pack("!i", 100_000) + b"\x80" * 10)
+        begin_a_long_message(theirs.fileno())
         began = time.monotonic()
         with pytest.raises(TimeoutError):
             receive(mine, 0.5)
@@ -212,7 +211,7 @@ def test_a_worker_stopped_in_the_middle_of_its_answer_fails_the_work_after_the_s
 def test_a_message_whose_sender_ends_half_way_is_the_end_of_the_sender() -> None:
     mine, theirs = mp.Pipe()
     with mine:
-        os.write(theirs.fileno(), struct.pack("!i", 100_000) + b"\x80" * 10)
+        begin_a_long_message(theirs.fileno())
         theirs.close()
         with pytest.raises(EOFError):
             receive(mine, 5)
@@ -298,7 +297,7 @@ def test_the_computer_that_cannot_solve_is_unavailable_with_a_reason_and_tries_a
 ORPHAN = textwrap.dedent(
     """
     import time
-    from kismet_dice.strategy.workers import Workers, receive
+    from kismet_dice.strategy.workers import Workers
 
     def nap(seconds):
         print("napping", flush=True)  # from the worker, on the parent's standard output

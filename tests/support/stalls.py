@@ -8,6 +8,12 @@ import signal
 import struct
 
 
+def begin_a_long_message(fd: int) -> None:
+    """Write on ``fd`` what a sender stopped between multiprocessing's writes of a long message
+    leaves: the length of a 100,000-byte message and its first 10 bytes."""
+    os.write(fd, struct.pack("!i", 100_000) + b"\x80" * 10)
+
+
 def stop_half_way_through_the_answer(value: int) -> int:
     """A task that begins its answer, a message of 100,000 bytes, and stops for good after 10 of
     them, as a worker stopped (SIGSTOP) between multiprocessing's writes of a long message does.
@@ -17,6 +23,6 @@ def stop_half_way_through_the_answer(value: int) -> int:
     caller = inspect.currentframe()
     assert caller is not None and caller.f_back is not None
     connection = caller.f_back.f_locals["connection"]
-    os.write(connection.fileno(), struct.pack("!i", 100_000) + b"\x80" * 10)
+    begin_a_long_message(connection.fileno())
     os.kill(os.getpid(), signal.SIGSTOP)
     return value
