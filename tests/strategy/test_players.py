@@ -43,7 +43,11 @@ def test_hard_takes_a_kismet_it_rolls(advisor: Advisor) -> None:
 def test_the_fast_simulator_plays_the_hard_players_moves(
     kismet_table: StrategyTable, advisor: Advisor
 ) -> None:
-    played, drawn = play_hard(kismet_table, 6, np.random.default_rng(5))
+    drawn: list[list[int]] = []
+    played = play_hard(kismet_table, 6, np.random.default_rng(5), drawn=drawn)
+    assert len(drawn) == 6
+    # Keeping the dice changes nothing of the games.
+    assert (play_hard(kismet_table, 6, np.random.default_rng(5)).entries == played.entries).all()
     player = HardPlayer(advisor)
     for index, faces in enumerate(drawn):
         game = Game(["Hal"], rng=ScriptedDice([1, *faces]))  # one die for the roll-off

@@ -138,6 +138,23 @@ class DiceSpace:
         """Where each size begins in the flat numbering (keeps of sizes 0 to dice-1, then the rolls)."""
         return tuple(int(start) for start in np.cumsum([0] + [len(level) for level in self.levels]))
 
+    @cached_property
+    def sub_keeps(self) -> IntArray:
+        """``sub_keeps[r]``: the proper sub-multisets of roll r as flat keep indices, in the advisor's
+        order (:meth:`sub_multisets`), padded with the first (keeping nothing), so that a row's best
+        is the same with the padding. Made once per space: the players in lockstep asked for it with
+        every batch of games, a sixth of a batch's time.
+
+        >>> space = DiceSpace(2, 6)
+        >>> space.sub_keeps[space.roll_index[(3, 3)]].tolist()
+        [0, 3, 0]
+        """
+        rows = [[self.flat_keep(keep) for keep in self.sub_multisets(roll)] for roll in self.rolls]
+        width = max(len(row) for row in rows)
+        table = np.array([row + [row[0]] * (width - len(row)) for row in rows], dtype=np.intp)
+        table.flags.writeable = False  # shared by every caller
+        return table
+
     def flat_keep(self, keep: Sequence[int]) -> int:
         """The flat index of a kept multiset (sorted faces) among the keeps of sizes 0 to dice-1.
 

@@ -69,7 +69,6 @@ class TurnShape:
     @classmethod
     def of(cls, rules: RuleSet) -> TurnShape:
         space = rules.space
-        offsets = np.cumsum([0] + [len(level) for level in space.levels[: rules.dice]])
         flat = [keep for level in space.levels[: rules.dice] for keep in level]
         reroll = np.zeros((len(flat), len(space.rolls)))
         for k, keep in enumerate(flat):
@@ -77,17 +76,11 @@ class TurnShape:
             for fresh in space.levels[rolled]:
                 chance = _arrangements(fresh) / rules.faces**rolled
                 reroll[k, space.roll_index[tuple(sorted(keep + fresh))]] += chance
-        rows = [
-            [int(offsets[len(keep)]) + space.index[len(keep)][keep] for keep in space.sub_multisets(roll)]
-            for roll in space.rolls
-        ]
-        width = max(len(row) for row in rows)
-        subs = np.array([row + [row[0]] * (width - len(row)) for row in rows], dtype=np.intp)
         return cls(
             points=np.array([box.points for box in rules.boxes], dtype=np.intp),
             basic=np.array([box.basic for box in rules.boxes]),
             reroll=reroll,
-            subs=subs,
+            subs=space.sub_keeps,
         )
 
 

@@ -1,4 +1,4 @@
-"""Many solo games of one computer player, on both cores, and what they add up to.
+"""Many solo games of one computer player, on both cores where that pays, and what they add up to.
 
 ``easy`` and ``medium`` play through the game engine. ``hard`` plays hundreds of games in
 lockstep straight on the rules, one NumPy column per game: the same turn values, the same
@@ -24,7 +24,7 @@ from kismet_dice.game import ROLLS_PER_TURN, Game
 from kismet_dice.rules import BASIC_BOXES, Box, Sheet, bonus
 from kismet_dice.strategy import kernel
 from kismet_dice.strategy.advisor import Advisor
-from kismet_dice.strategy.dice_space import DiceSpace, IntArray
+from kismet_dice.strategy.dice_space import IntArray
 from kismet_dice.strategy.distribution import Futures
 from kismet_dice.strategy.players import computer_player
 from kismet_dice.strategy.ruleset import RuleSet
@@ -34,6 +34,14 @@ from kismet_dice.strategy.workers import STALL_SECONDS, Workers
 
 GAMES_PER_TASK = 250
 """Games in one piece of work: the hard player's lockstep batch, and the unit of progress."""
+
+HARD_GAMES_AT_HOME = 10_000
+"""Hard games a simulation plays in its own process unless told how many to use: two workers pay
+some 0.8 s to start (the fork server, then each its Numba and the table) before their first games,
+and one process plays 9,000-12,000 hard games a second. Measured on the 2-core machine (whose two
+cores share much, it seems): 10,000 games took 0.9 s in one process and 1.2 s on two workers,
+80,000 7.3 s either way. Where two cores give twice one's pace, the workers pay from some 19,000
+games on, so below this number one process is the quicker on either kind of machine."""
 
 BONUS_LEVELS = (0, 35, 55, 75)
 
@@ -61,33 +69,39 @@ Start = tuple[int | None, ...]
 
 
 def play_hard(
-    table: StrategyTable, games: int, rng: np.random.Generator, start: Start | None = None
-) -> tuple[Played, list[list[int]]]:
-    """Play ``games`` solo games optimally in lockstep; also returns each game's fresh dice in draw order.
+    table: StrategyTable,
+    games: int,
+    rng: np.random.Generator,
+    start: Start | None = None,
+    *,
+    drawn: list[list[int]] | None = None,
+) -> Played:
+    """Play ``games`` solo games optimally in lockstep.
 
     ``start`` is a sheet to play on from (an empty one by default); its entries are in the result.
+    ``drawn``, if given (an empty list), gets each game's fresh dice in draw order, to replay the
+    games with: kept only when asked, since listing them took a tenth of the games' time.
     """
     rules = table.rules
-    space = rules.space
     tables = kernel.tables_of(rules)
     values = table.values
     boxes = len(rules.boxes)
     points = np.array([box.points for box in rules.boxes], dtype=np.intp)  # (boxes, rolls)
     basic = np.array([box.basic for box in rules.boxes])
-    lookup = _roll_lookup(space.rolls, rules.faces)
-    offsets = np.cumsum([0] + [len(level) for level in space.levels[: rules.dice]])
-    keep_size, keep_faces = _keep_tables(rules)
-    subs = _sub_table(space, offsets)
+    lookup, keep_size, keep_faces = _lockstep_tables(rules)
+    subs = rules.space.sub_keeps
 
     sheet = start if start is not None else (None,) * boxes
     masks, totals, entries = _starting(rules, sheet, games, basic)
-    drawn: list[list[int]] = [[] for _ in range(games)]
+    if drawn is not None:
+        drawn.extend([] for _ in range(games))
     everyone = np.arange(games)
     for _ in range(sum(points is None for points in sheet)):
         turn = kernel.turn(tables, values, masks, totals)
         dice = np.sort(rng.integers(1, rules.faces + 1, size=(games, rules.dice)), axis=1)
-        for g in range(games):
-            drawn[g].extend(dice[g].tolist())
+        if drawn is not None:
+            for g in range(games):
+                drawn[g].extend(dice[g].tolist())
         playing = np.ones(games, dtype=bool)
         for left in range(ROLLS_PER_TURN - 1, -1, -1):
             rolls = lookup[_code(dice, rules.faces)]
@@ -112,8 +126,9 @@ def play_hard(
                 sizes = keep_size[best_keep]
                 kept = np.arange(rules.dice)[None, :] < sizes[:, None]
                 rolled = np.where(kept, keep_faces[best_keep], fresh)
-                for game in np.flatnonzero(rerolling).tolist():
-                    drawn[game].extend(fresh[game, sizes[game] :].tolist())
+                if drawn is not None:
+                    for game in np.flatnonzero(rerolling).tolist():
+                        drawn[game].extend(fresh[game, sizes[game] :].tolist())
                 dice = np.where(rerolling[:, None], np.sort(rolled, axis=1), dice)
             chosen = best_box[scoring]
             gained = points[chosen, rolls[scoring]]
@@ -123,16 +138,25 @@ def play_hard(
             )
             masks[scoring] |= 1 << chosen
             playing &= ~scoring
-    return Played(entries), drawn
+    return Played(entries)
 
 
-def _keep_tables(rules: RuleSet) -> tuple[IntArray, IntArray]:
-    """For every keep in the dice space's order: how many dice it keeps, and its faces padded
-    with zeros to a full hand (what the vectorised players put back on the table)."""
-    keeps = [keep for level in rules.space.levels[: rules.dice] for keep in level]
+@functools.cache
+def _lockstep_tables(rules: RuleSet) -> tuple[IntArray, IntArray, IntArray]:
+    """What the players in lockstep look up, made once per process and rule set (every batch of
+    games asks): a roll's index from its code (:func:`_code`), and for every keep in the dice
+    space's order how many dice it keeps and its faces padded with zeros to a full hand (what the
+    players put back on the table)."""
+    space = rules.space
+    dice = np.array(space.rolls, dtype=np.intp)
+    lookup = np.full((rules.faces + 1) ** rules.dice, -1, dtype=np.intp)
+    lookup[_code(dice, rules.faces)] = np.arange(len(space.rolls))
+    keeps = [keep for level in space.levels[: rules.dice] for keep in level]
     sizes = np.array([len(keep) for keep in keeps], dtype=np.intp)
     faces = np.array([list(keep) + [0] * (rules.dice - len(keep)) for keep in keeps], dtype=np.intp)
-    return sizes, faces
+    for table in (lookup, sizes, faces):
+        table.flags.writeable = False  # shared by every caller
+    return lookup, sizes, faces
 
 
 def _starting(
@@ -151,23 +175,6 @@ def _code(dice: IntArray, faces: int) -> IntArray:
     weights = (faces + 1) ** np.arange(dice.shape[1])
     result: IntArray = dice @ weights
     return result
-
-
-def _roll_lookup(rolls: tuple[tuple[int, ...], ...], faces: int) -> IntArray:
-    dice = np.array(rolls, dtype=np.intp)
-    lookup = np.full((faces + 1) ** dice.shape[1], -1, dtype=np.intp)
-    lookup[_code(dice, faces)] = np.arange(len(rolls))
-    return lookup
-
-
-def _sub_table(space: DiceSpace, offsets: IntArray) -> IntArray:
-    """For each roll, its proper sub-multisets as flat keep indices, in the advisor's order (padded)."""
-    rows = []
-    for roll in space.rolls:
-        row = [int(offsets[len(keep)]) + space.index[len(keep)][keep] for keep in space.sub_multisets(roll)]
-        rows.append(row)
-    width = max(len(row) for row in rows)
-    return np.array([row + [row[0]] * (width - len(row)) for row in rows], dtype=np.intp)
 
 
 def play_engine(level: str, games: int, seed: int, advisor: Advisor | None = None) -> Played:
@@ -197,7 +204,7 @@ def _play(table: StrategyTable | None, job: Job) -> IntArray:
     level, games, seed, start = job
     if level == "hard":
         assert table is not None
-        played, _ = play_hard(table, games, np.random.default_rng(seed), start)
+        played = play_hard(table, games, np.random.default_rng(seed), start)
     else:
         played = play_engine(level, games, seed)
     return played.entries
@@ -218,6 +225,18 @@ def _jobs(level: str, games: int, seed: int | None, start: Start | None = None) 
     for index, child in enumerate(seeds):
         count = min(GAMES_PER_TASK, games - index * GAMES_PER_TASK)
         yield level, count, int(child.generate_state(1, dtype=np.uint64)[0]), start
+
+
+def _processes_for(level: str, games: int) -> int:
+    """The processes a simulation takes when not told: workers on both cores, unless the games are
+    one piece of work (one worker would play it all) or few hard ones (:data:`HARD_GAMES_AT_HOME`).
+
+    >>> _processes_for("hard", 10_000), _processes_for("easy", 250)
+    (1, 1)
+    """
+    if games <= GAMES_PER_TASK or (level == "hard" and games <= HARD_GAMES_AT_HOME):
+        return 1
+    return min(2, os.cpu_count() or 1)
 
 
 def run(
@@ -243,7 +262,7 @@ def run(
         raise ValueError("the hard player needs the solved table")
     if start is not None and level != "hard":
         raise ValueError("only the hard player plays on from a sheet")
-    size = processes if processes is not None else min(2, os.cpu_count() or 1)
+    size = processes if processes is not None else _processes_for(level, games)
     parts: list[IntArray] = []
     with contextlib.ExitStack() as stack:
         play: Callable[[Iterator[Job]], Iterator[IntArray]]
@@ -276,12 +295,10 @@ def play_target(
     """Play ``games`` solo games of the target player of ``turns`` in lockstep (like
     :func:`kismet_dice.strategy.simulate.play_hard`); ``start`` is a sheet to play on from."""
     rules = turns.rules
-    space = rules.space
     boxes = len(rules.boxes)
     points = turns.shape.points
     basic = turns.shape.basic
-    lookup = _roll_lookup(space.rolls, rules.faces)
-    keep_size, keep_faces = _keep_tables(rules)
+    lookup, keep_size, keep_faces = _lockstep_tables(rules)
     sheet = start if start is not None else (None,) * boxes
     masks, totals, entries = _starting(rules, sheet, games, basic)
     for _ in range(sum(entry is None for entry in sheet)):
