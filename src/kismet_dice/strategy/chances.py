@@ -141,7 +141,12 @@ def simulated(
             if progress is not None:
                 progress(before + done, max(planned, before + done))
 
-        played = run("hard", SIMULATED_BATCH, seed=child, table=table, start=start, progress=report)
+        # In this process: workers started for each batch would pay their start (some 0.8 s) every
+        # time, at best what two cores save on a batch from an empty sheet (and on the 2-core machine
+        # the workers were slower: see simulate.HARD_GAMES_AT_HOME).
+        played = run(
+            "hard", SIMULATED_BATCH, seed=child, table=table, start=start, progress=report, processes=1
+        )
         successes += int((played.totals >= target).sum())
         games += len(played.totals)
         low, high = wilson(successes, games)
