@@ -253,6 +253,8 @@ def run(
     """Play ``games`` games of ``level``; the same ``seed`` gives the same games, whatever ``processes``.
 
     ``start``: a sheet the ``hard`` player plays on from (the others always start empty).
+    ``processes``: 1 plays in this process, more on as many workers; by default two workers, or
+    this process for few games (:func:`_processes_for`).
 
     ``progress`` is called with the number of games finished so far. A worker that dies, fails,
     or finishes no task for ``stall`` seconds stops the run with
