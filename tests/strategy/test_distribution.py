@@ -21,9 +21,11 @@ from kismet_dice.strategy.distribution import (
     _plans,
     _stand_ins,
     _work_block,
+    distribution_path,
     forward,
     future_pass,
     load,
+    load_or_compute,
     perfect_play,
     save,
 )
@@ -220,6 +222,31 @@ def test_the_readme_chart_of_perfect_play(kismet_distribution: Distribution) -> 
     )
     folder.mkdir(exist_ok=True)
     (folder / "perfect-play.svg").write_text(svg, encoding="utf-8")
+
+
+class _Cut(Exception):
+    """What a progress report raises to stop the work (as a server stopping does)."""
+
+
+def test_a_distribution_whose_progress_report_raises_stops_there_and_stores_nothing(tmp_path: Path) -> None:
+    rules = small_rules()
+    table = StrategyTable(rules, solve(rules, threads=1))
+    reports: list[tuple[int, int]] = []
+
+    def cut_at_the_third(done: int, total: int) -> None:
+        reports.append((done, total))
+        if len(reports) == 3:
+            raise _Cut
+
+    with pytest.raises(_Cut):
+        load_or_compute(table, directory=tmp_path, progress=cut_at_the_third)
+    # The pass went no further than the report that raised, which was not its last.
+    assert len(reports) == 3 and reports[-1][0] < reports[-1][1]
+    assert not distribution_path(rules, tmp_path).exists()
+    # Its lock let go, the next ask works the distribution out whole and stores it.
+    whole = load_or_compute(table, directory=tmp_path)
+    assert whole.probabilities.sum() == pytest.approx(1.0, abs=1e-12)
+    assert load(rules, distribution_path(rules, tmp_path)) is not None
 
 
 def test_the_forward_pass_from_every_position_of_a_small_game_equals_the_backward_pass() -> None:

@@ -17,6 +17,9 @@ from kismet_dice.session.narration import HALL_ANY_TOTAL, HALL_FUTURES_MISSING, 
 from kismet_dice.storage import Storage
 from kismet_dice.strategy import Advisor, Computer, StrategyTable
 from kismet_dice.strategy.chances import Continuations
+from kismet_dice.strategy.distribution import distribution_path
+from kismet_dice.web.computer import STOPPING
+from kismet_dice.web.service import WebService
 from tests.support.games import fill_hall, late_solo_faces
 from tests.support.live import LiveGame, turn_of
 from tests.support.web import QueuedDice, client, faces, new_game, seat, seat_tokens, state
@@ -183,6 +186,33 @@ def test_proficiency_waits_for_the_end_of_the_game(web: TestClient, dice: Queued
     answer = web.get(f"/api/games/{created['id']}/proficiency")
     assert answer.status_code == 409 and "over" in answer.json()["error"]
     assert web.get("/api/games/nosuchgame1/proficiency").status_code == 404
+
+
+def test_a_review_asked_while_the_server_stops_is_answered_503_and_stores_no_distribution(
+    tmp_path: Path, kismet_table: StrategyTable
+) -> None:
+    # Without perfect play's distribution, given or stored in this test's home: the review of a
+    # finished game works it out for the standings (seconds), and stops at its first progress.
+    computer = Computer(table=kismet_table)
+    with client(
+        tmp_path, QueuedDice(1, *[2, 3, 4, 5, 6] * 15), computer
+    ) as web:  # the roll-off, then a roll a turn
+        created = new_game(web, "Ann")
+        (ann,) = seat_tokens(created)
+        game_id = created["id"]
+        for box in BOXES_TOP_DOWN:
+            assert web.post(f"/api/games/{game_id}/roll", json={}, headers=seat(ann)).status_code == 200
+            assert (
+                web.post(f"/api/games/{game_id}/score", json={"box": box}, headers=seat(ann)).status_code
+                == 200
+            )
+        assert state(web, game_id)["over"]
+        service: WebService = web.app.state.service  # type: ignore[attr-defined]
+        service.stopping.stop()  # as the server's stop does, before its last requests end
+        answer = web.get(f"/api/games/{game_id}/proficiency")
+    assert answer.status_code == 503
+    assert answer.json() == {"error": STOPPING}
+    assert not distribution_path(kismet_table.rules).exists()
 
 
 def test_proficiency_counts_what_each_choice_cost_against_perfect_play(

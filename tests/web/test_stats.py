@@ -21,7 +21,7 @@ from kismet_dice.strategy import Computer, StrategyTable
 from kismet_dice.strategy import computer as strategy_computer
 from kismet_dice.strategy.reference import reference_path
 from kismet_dice.web import create_app
-from kismet_dice.web.computer import STOPPING, ChartReference, Stopped
+from kismet_dice.web.computer import STOPPING, Stopped, Stopping
 from kismet_dice.web.security import CONTENT_SECURITY_POLICY
 from kismet_dice.web.service import WebService
 from tests.support.browser import Pages, serious, served
@@ -216,13 +216,13 @@ def test_a_chart_still_waiting_when_the_server_stops_is_answered_503_and_its_gam
     monkeypatch.setattr(strategy_computer, "reference", held)
     # The games go on only once the server has told them to stop, as when they outlast its graceful
     # wait: they then stop at their next progress rather than hold the stopped process.
-    stop = ChartReference.stop
+    stop = Stopping.stop
 
-    def stopped(self: ChartReference) -> None:
+    def stopped(self: Stopping) -> None:
         stop(self)
         held.go.set()
 
-    monkeypatch.setattr(ChartReference, "stop", stopped)
+    monkeypatch.setattr(Stopping, "stop", stopped)
     # uvicorn's own logging, set up by any server started before in this process, keeps its lines
     # from the root logger: caplog listens on uvicorn's error logger itself.
     errors = logging.getLogger("uvicorn.error")
@@ -253,7 +253,7 @@ def test_once_the_server_is_stopping_a_chart_starts_no_games_and_is_answered_503
 ) -> None:
     with client(tmp_path, QueuedDice(), computer) as web:
         service: WebService = web.app.state.service  # type: ignore[attr-defined]
-        service.chart_reference.stop()  # as the server's stop does, before its last requests end
+        service.stopping.stop()  # as the server's stop does, before its last requests end
         answer = web.get("/api/chart-reference/totals.svg")
         known = web.get("/api/chart-reference").json()
     assert answer.status_code == 503

@@ -61,21 +61,40 @@ class Stopped(Exception):
     """The server stopped while the work a request waited for was under way (:data:`STOPPING`)."""
 
 
+class Stopping:
+    """The server's stop, as the long work its requests wait on sees it: the games the charts compare
+    with (:class:`ChartReference`), perfect play's distribution for a game's standings and the Hall
+    of Fame chances of late advice, the first time each is needed. Such work reports its progress to
+    :meth:`progress`, and once :meth:`stop` is called it stops at its next report (a few hundred
+    games, a layer of positions), storing nothing: worked out on, it held the stopped server's
+    process for as long as it had left (its thread is waited for as the process ends)."""
+
+    def __init__(self) -> None:
+        self._stopped = threading.Event()
+
+    def stop(self) -> None:
+        self._stopped.set()
+
+    def check(self) -> None:
+        """:class:`Stopped` once the server is stopping."""
+        if self._stopped.is_set():
+            raise Stopped(STOPPING)
+
+    def progress(self, done: int, total: int) -> None:
+        """A progress report of the work: :meth:`check`."""
+        self.check()
+
+
 class ChartReference:
     """The games the statistics' charts compare with (:func:`~kismet_dice.strategy.reference.reference`),
     played the first time a chart needs them (seconds) and kept for the process, and how far they
-    are meanwhile, for the pages that wait for a chart."""
+    are meanwhile, for the pages that wait for a chart. None are started once the server is
+    ``stopping``, and games being played stop."""
 
-    def __init__(self, computer: Computer) -> None:
+    def __init__(self, computer: Computer, stopping: Stopping) -> None:
         self.computer = computer
+        self.stopping = stopping
         self._progress: float | None = None
-        self._stopped = False
-
-    def stop(self) -> None:
-        """The server is stopping: games being played stop at their next progress (a few hundred
-        games at most), and none are started. Played on, they held the stopped server's process
-        for as long as they had left (its thread is waited for as the process ends)."""
-        self._stopped = True
 
     @property
     def progress(self) -> float | None:
@@ -90,16 +109,14 @@ class ChartReference:
     def get(self) -> Reference | None:
         """The reference, made now if need be (blocking: from a worker thread); ``None`` where the
         strategy table is not on this machine (a chart is then drawn without it, not after a solve)."""
-        if self._stopped:
-            raise Stopped(STOPPING)
+        self.stopping.check()
         try:
             return self.computer.chart_reference(self._played)
         finally:
             self._progress = None
 
     def _played(self, done: int, total: int) -> None:
-        if self._stopped:
-            raise Stopped(STOPPING)
+        self.stopping.progress(done, total)
         self._progress = done / total if total else None
 
 

@@ -30,7 +30,7 @@ from kismet_dice.session.tables import Change, Stores, Table, Tables
 from kismet_dice.session.win_chances import MODEL, WinChances
 from kismet_dice.storage import Listener
 from kismet_dice.strategy import Advisor, Computer, ComputerPlayer, Goal, Level
-from kismet_dice.web.computer import ChartReference, ComputerTurns, Readiness
+from kismet_dice.web.computer import ChartReference, ComputerTurns, Readiness, Stopping
 from kismet_dice.web.errors import message_of, status_of
 from kismet_dice.web.live import Hub
 from kismet_dice.web.schemas import ChancesMessage, ErrorMessage, GameView, PresenceMessage
@@ -124,7 +124,8 @@ class WebService:
         self.target_readiness = Readiness(
             self.computer, self._announce_computer, (Level.TARGET,), progressed=self._announce_target_progress
         )
-        self.chart_reference = ChartReference(self.computer)
+        self.stopping = Stopping()  # told first when the server stops
+        self.chart_reference = ChartReference(self.computer, self.stopping)
         self.claims = self.stores.get().claims()
         self.turns = ComputerTurns(
             self.tables,
@@ -431,7 +432,7 @@ class WebService:
         the store no longer answers (what its thread was doing then is given up)."""
         if self._sweeping is not None:
             self._sweeping.cancel()
-        self.chart_reference.stop()
+        self.stopping.stop()
         if self._listener is not None:
             # Off the loop: a listener stuck on a store that does not answer takes up to a second
             # to give up, and the loop goes on answering the open connections meanwhile.

@@ -192,8 +192,10 @@ async def _advice(table_id: str, service: Service, token: str | None, *, work_ou
     hall, game, played = await service.run(advise)
     if work_out and hall.pending:
         # A pass over the sheet's futures: in a thread of its own, so neither the event loop nor
-        # the store thread waits for it.
-        hall = await asyncio.to_thread(service.hall_chances.work_out, hall, advisor)
+        # the store thread waits for it (cut short if the server stops meanwhile).
+        hall = await asyncio.to_thread(
+            service.hall_chances.work_out, hall, advisor, service.stopping.progress
+        )
     options = advice_options(hall)
     if service.win_chances.available:
         # Each option's chance of winning, on the chances thread (milliseconds to a second).
@@ -221,8 +223,9 @@ async def how_well(table_id: str, service: Service) -> ProficiencyView:
     def judged() -> ProficiencyView:
         session = table.session
         try:
-            # The first time on this machine, perfect play's distribution: a few seconds.
-            standings = session.work_out_standings(service.computer)
+            # The first time on this machine, perfect play's distribution: a few seconds, cut short
+            # if the server stops meanwhile (then answered 503).
+            standings = session.work_out_standings(service.computer, service.stopping.progress)
         except ComputerUnavailable:
             standings = ()  # the review stands on its own; the standings wait for a later ask
         return proficiency_view(table, proficiency(session.game, advisor), standings)
