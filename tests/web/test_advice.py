@@ -194,9 +194,8 @@ def test_a_review_asked_while_the_server_stops_is_answered_503_and_stores_no_dis
     # Without perfect play's distribution, given or stored in this test's home: the review of a
     # finished game works it out for the standings (seconds), and stops at its first progress.
     computer = Computer(table=kismet_table)
-    with client(
-        tmp_path, QueuedDice(1, *[2, 3, 4, 5, 6] * 15), computer
-    ) as web:  # the roll-off, then a roll a turn
+    dice = QueuedDice(1, *[2, 3, 4, 5, 6] * 15)  # the roll-off, then one roll a turn
+    with client(tmp_path, dice, computer) as web:
         created = new_game(web, "Ann")
         (ann,) = seat_tokens(created)
         game_id = created["id"]

@@ -10,9 +10,9 @@ Each worker has a pipe of its own: no lock is shared between processes, so a wor
 (killed, out of memory) leaves no lock held that the parent or another worker would wait on,
 as it can with ``multiprocessing.Pool``. The parent waits on the pipes and on the workers'
 exit sentinels together, and for each part of a message, with a stall limit, so a dead or stuck
-worker becomes :class:`SolveFailed` rather than a wait for ever. Workers end with their parent, however it
-ends (a pipe that only the parent holds open), leave Ctrl+C to it, and are always stopped when
-the work ends, fails or is interrupted.
+worker becomes :class:`SolveFailed` rather than a wait for ever. Workers end with their parent,
+however it ends (a pipe that only the parent holds open), leave Ctrl+C to it, and are always
+stopped when the work ends, fails or is interrupted.
 """
 
 from __future__ import annotations
