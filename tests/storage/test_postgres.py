@@ -20,7 +20,7 @@ import psycopg
 import pytest
 
 from kismet_dice.game import Game
-from kismet_dice.storage import SCHEMA_VERSION, Storage, StorageError, VersionConflict
+from kismet_dice.storage import SCHEMA_VERSION, Storage, StorageError, VersionConflict, postgres
 from kismet_dice.storage.database import upgrade
 from kismet_dice.storage.postgres import (
     CHANNEL,
@@ -117,6 +117,29 @@ def test_connections_the_server_drops_while_in_use_are_replaced_and_reads_go_on(
         # Used a moment ago, so not checked when handed out: the read meets the dropped connection
         # and is asked again on a new one.
         assert site.games.version(saved.id) == saved.version
+    take_turn_step(game)
+    assert site.games.save(saved.id, game, version=saved.version).version == saved.version + 1
+
+
+def test_after_a_restart_the_idle_connections_are_checked_and_replaced_and_the_first_read_is_answered(
+    site: Storage, postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = Game(["Ann"], rng=random.Random(5))
+    saved = site.games.start(game)
+    with contextlib.ExitStack() as held:  # three connections in use at once: the pool holds three
+        for _ in range(3):
+            held.enter_context(site.database._connection())  # type: ignore[attr-defined]
+    # As after a quiet spell: every connection handed out is checked first.
+    monkeypatch.setattr(postgres, "IDLE_CHECK_SECONDS", 0.0)
+    with psycopg.connect(postgres_url, autocommit=True) as admin:  # the restart drops them all
+        dropped = admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        ).fetchall()
+    assert len(dropped) == 3
+    # Each dropped one fails its check and is replaced; the read waits for a new one, not for the
+    # pool's pause between checks (a second each, doubling: past its wait with two or more).
+    assert site.games.version(saved.id) == saved.version
     take_turn_step(game)
     assert site.games.save(saved.id, game, version=saved.version).version == saved.version + 1
 

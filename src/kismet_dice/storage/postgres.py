@@ -314,7 +314,9 @@ class PostgresDatabase(Database):
                 kwargs={"autocommit": True, "connect_timeout": CONNECT_SECONDS},
                 # No ``reset``: the pool would hand every returned connection to its worker
                 # thread, a thread switch per statement; _connection notes the return itself.
-                check=idle.check,
+                # No ``check`` either: the pool pauses a second after each connection that fails
+                # it (two seconds after the next, and so on), so after a restart a call that met
+                # two dropped ones ran out of its wait. _connection checks them itself.
                 timeout=POOL_WAIT_SECONDS,
                 name="kismet",
                 open=True,
@@ -374,11 +376,35 @@ class PostgresDatabase(Database):
     @contextmanager
     def _connection(self) -> Iterator[psycopg.Connection[Any]]:
         """A connection of the pool, noted as used when it goes back (see :class:`_IdleCheck`)."""
-        with self._pool.connection() as raw:
-            try:
+        raw = self._checked_connection()
+        try:
+            with raw:  # as the pool's own connection() does: rolled back on an error, never closed
                 yield raw
-            finally:
-                self._idle.returned(raw)
+        finally:
+            self._idle.returned(raw)
+            self._pool.putconn(raw)
+
+    def _checked_connection(self) -> psycopg.Connection[Any]:
+        """A connection of the pool within :data:`POOL_WAIT_SECONDS`, checked first if it sat idle.
+
+        One that fails its check goes back (the pool replaces it), and so, checked now, do the
+        others the server dropped with it: then the call waits for a new one, and no longer."""
+        deadline = time.monotonic() + POOL_WAIT_SECONDS
+        while True:
+            # A wait of nothing left is one the pool refuses at once (PoolTimeout).
+            raw: psycopg.Connection[Any] = self._pool.getconn(timeout=deadline - time.monotonic())
+            if not self._idle.needs_check(raw):
+                return raw
+            try:
+                psycopg_pool.ConnectionPool.check_connection(raw)
+            except psycopg.Error:
+                self._pool.putconn(raw)  # broken: discarded, and a new one made
+                self._pool.check()
+                continue
+            except BaseException:  # not lost to the pool, whatever stopped the check
+                self._pool.putconn(raw)
+                raise
+            return raw
 
     def update_saved(self, sql: str, parameters: Sequence[Any] = ()) -> tuple[Any, ...] | None:
         """The UPDATE and its NOTIFY as one statement on an autocommit connection: one round trip,
@@ -419,7 +445,7 @@ class PostgresDatabase(Database):
 
 
 class _IdleCheck:
-    """The pool's check of a connection it hands out: only after :data:`IDLE_CHECK_SECONDS` unused."""
+    """Which connections the pool hands out are checked first: those unused for :data:`IDLE_CHECK_SECONDS`."""
 
     def __init__(self) -> None:
         # When each connection last came back; one the pool closes is forgotten with it.
@@ -432,11 +458,11 @@ class _IdleCheck:
         with self._lock:
             self._returned[raw] = time.monotonic()
 
-    def check(self, raw: psycopg.Connection[Any]) -> None:
+    def needs_check(self, raw: psycopg.Connection[Any]) -> bool:
+        """Whether ``raw`` was never handed out, or came back more than :data:`IDLE_CHECK_SECONDS` ago."""
         with self._lock:
             returned = self._returned.get(raw)
-        if returned is None or time.monotonic() - returned > IDLE_CHECK_SECONDS:
-            psycopg_pool.ConnectionPool.check_connection(raw)
+        return returned is None or time.monotonic() - returned > IDLE_CHECK_SECONDS
 
 
 def _migrate(raw: psycopg.Connection[Any], where: str) -> None:
