@@ -19,6 +19,7 @@ here, and only when a URL asks for it, so a player's machine never needs it (the
 from __future__ import annotations
 
 import logging
+import select
 import selectors
 import threading
 import time
@@ -68,7 +69,8 @@ IDLE_CHECK_SECONDS = 2.0
 """A pooled connection that sat unused longer than this is checked (one round trip) before it is
 used again, so that one the server dropped meanwhile (a restart, say) is replaced instead of
 failing a request. One in steady use is not checked: that round trip was one in three of a
-game action's, and a read that meets a connection dropped in between is asked again."""
+game action's. One the server closed is found anyway (:func:`_has_input`), and a read that meets
+a connection lost on its way is asked again."""
 CONNECT_SECONDS = 10
 POOL_WAIT_SECONDS = 1.5
 """The longest a call waits for a pooled connection. A database that is down or has every
@@ -387,13 +389,17 @@ class PostgresDatabase(Database):
     def _checked_connection(self) -> psycopg.Connection[Any]:
         """A connection of the pool within :data:`POOL_WAIT_SECONDS`, checked first if it sat idle.
 
-        One that fails its check goes back (the pool replaces it), and so, checked now, do the
-        others the server dropped with it: then the call waits for a new one, and no longer."""
+        So is one the server has sent something to since its last use: what it sends a connection
+        no query waits on is mostly its last word, as it drops the connection (a restart, a
+        terminated backend). Found that way, a write after a restart is made on a new connection
+        rather than refused as the store out of reach. One that fails its check goes back (the
+        pool replaces it), and so, checked now, do the others the server dropped with it: then
+        the call waits for a new one, and no longer."""
         deadline = time.monotonic() + POOL_WAIT_SECONDS
         while True:
             # A wait of nothing left is one the pool refuses at once (PoolTimeout).
             raw: psycopg.Connection[Any] = self._pool.getconn(timeout=deadline - time.monotonic())
-            if not self._idle.needs_check(raw):
+            if not (self._idle.needs_check(raw) or _has_input(raw)):
                 return raw
             try:
                 psycopg_pool.ConnectionPool.check_connection(raw)
@@ -442,6 +448,14 @@ class PostgresDatabase(Database):
             ) from None
         except psycopg_pool.PoolClosed:
             raise StorageError(f"{self.where} is closed", public=_PUBLIC) from None
+
+
+def _has_input(raw: psycopg.Connection[Any]) -> bool:
+    """Whether the server's side of ``raw`` has anything to read, or has closed: one system call, no
+    round trip (measured: 0.7 microseconds, where a game's version read took 74 and a save 690)."""
+    waiting = select.poll()
+    waiting.register(raw.fileno(), select.POLLIN)
+    return bool(waiting.poll(0))
 
 
 class _IdleCheck:
