@@ -453,8 +453,12 @@ class PostgresDatabase(Database):
 def _has_input(raw: psycopg.Connection[Any]) -> bool:
     """Whether the server's side of ``raw`` has anything to read, or has closed: one system call, no
     round trip (measured: 0.7 microseconds, where a game's version read took 74 and a save 690)."""
+    try:
+        socket = raw.fileno()
+    except psycopg.Error:  # closed already: the check that follows finds it broken
+        return True
     waiting = select.poll()
-    waiting.register(raw.fileno(), select.POLLIN)
+    waiting.register(socket, select.POLLIN)
     return bool(waiting.poll(0))
 
 
