@@ -153,9 +153,13 @@ def test_a_write_after_the_server_dropped_the_connections_is_made_on_a_new_one(
     assert site.games.version(saved.id) == saved.version  # the pool's connections in steady use
     others = "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
     with psycopg.connect(postgres_url, autocommit=True) as admin:
-        admin.execute(f"SELECT pg_terminate_backend(pid) FROM ({others}) AS found")
-        for _ in range(500):  # until each backend has ended, its connection closed
-            if not admin.execute(others).fetchall():
+        ended = [row[0] for row in admin.execute(others).fetchall()]
+        assert ended
+        admin.execute("SELECT pg_terminate_backend(pid) FROM unnest(%s::int[]) AS pid", (ended,))
+        # Until each of them has ended, its connection closed (a connection the pool was making
+        # meanwhile may have come in since, and is not waited for).
+        for _ in range(500):
+            if not admin.execute(f"{others} AND pid = ANY(%s)", (ended,)).fetchall():
                 break
             time.sleep(0.01)
         else:
