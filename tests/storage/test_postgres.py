@@ -137,7 +137,7 @@ def test_after_a_restart_the_idle_connections_are_checked_and_replaced_and_the_f
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
             " WHERE datname = current_database() AND pid <> pg_backend_pid()"
         ).fetchall()
-    assert len(dropped) == 3
+    assert len(dropped) >= 3  # the three, and any the pool made beside them
     # Each dropped one fails its check and is replaced; the read waits for a new one, not for the
     # pool's pause between checks (a second each, doubling: past its wait with two or more).
     assert site.games.version(saved.id) == saved.version
