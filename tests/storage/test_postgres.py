@@ -381,35 +381,31 @@ def test_a_sqlite_store_has_no_one_to_listen_to(storage: Storage) -> None:
 def test_a_save_whose_connection_is_lost_on_its_way_is_refused_whole_and_the_next_is_prepared_anew(
     postgres_url: str, postgres_cluster: Cluster
 ) -> None:
-    relay = Relay(postgres_cluster.port)
-    try:
-        with Storage.open(database=relay.url(postgres_url)) as site:
-            game = Game(["Ann", "Bob"], rng=random.Random(8))
-            saved = site.games.start(game)
-            take_turn_step(game)
-            # Prepared on the pool's connection:
-            saved = site.games.save(saved.id, game, version=saved.version)
-            database = site.games._database
-            assert isinstance(database, PostgresDatabase)
-            with contextlib.ExitStack() as held:
-                # Every connection of the pool used a moment ago, so the save's is not checked first
-                # (a check would meet the drop instead, and the save go on a new connection).
-                for _ in range(database._pool.get_stats()["pool_size"]):
-                    held.enter_context(database._connection())
-            relay.drop_at_next_statement()
-            take_turn_step(game)
-            # A write is not asked again (it may have been kept): the save whose connection is lost
-            # on its way is refused, and says so without the URL.
-            with pytest.raises(StorageError) as refused:
-                site.games.save(saved.id, game, version=saved.version)
-            assert refused.value.public == "the game store cannot be reached"
-            assert site.games.version(saved.id) == saved.version
-            # The pool's new connection has never seen the statement: it is prepared there before it runs.
-            again = site.games.save(saved.id, game, version=saved.version)
-            assert again.version == saved.version + 1
-            assert site.games.load(saved.id)[1].to_json() == game.to_json()
-    finally:
-        relay.close()
+    with Relay(postgres_cluster.port) as relay, Storage.open(database=relay.url(postgres_url)) as site:
+        game = Game(["Ann", "Bob"], rng=random.Random(8))
+        saved = site.games.start(game)
+        take_turn_step(game)
+        # Prepared on the pool's connection:
+        saved = site.games.save(saved.id, game, version=saved.version)
+        database = site.games._database
+        assert isinstance(database, PostgresDatabase)
+        with contextlib.ExitStack() as held:
+            # Every connection of the pool used a moment ago, so the save's is not checked first
+            # (a check would meet the drop instead, and the save go on a new connection).
+            for _ in range(database._pool.get_stats()["pool_size"]):
+                held.enter_context(database._connection())
+        relay.drop_at_next_statement()
+        take_turn_step(game)
+        # A write is not asked again (it may have been kept): the save whose connection is lost
+        # on its way is refused, and says so without the URL.
+        with pytest.raises(StorageError) as refused:
+            site.games.save(saved.id, game, version=saved.version)
+        assert refused.value.public == "the game store cannot be reached"
+        assert site.games.version(saved.id) == saved.version
+        # The pool's new connection has never seen the statement: it is prepared there before it runs.
+        again = site.games.save(saved.id, game, version=saved.version)
+        assert again.version == saved.version + 1
+        assert site.games.load(saved.id)[1].to_json() == game.to_json()
 
 
 def test_a_save_whose_prepared_statement_the_server_forgot_is_prepared_again(site: Storage) -> None:

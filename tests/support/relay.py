@@ -9,6 +9,7 @@ that statement. Connections made after that are carried on as usual.
 
 from __future__ import annotations
 
+import contextlib
 import selectors
 import socket
 import threading
@@ -37,7 +38,17 @@ class Relay:
             self._cut_below = self._made
 
     def close(self) -> None:
+        # Shut down first: closing alone does not wake the thread blocked in accept(), which would
+        # then wait on a descriptor number the process may give to another socket.
+        with contextlib.suppress(OSError):
+            self._listener.shutdown(socket.SHUT_RDWR)
         self._listener.close()
+
+    def __enter__(self) -> Relay:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
 
     def _accept(self) -> None:
         while True:
